@@ -1,0 +1,27 @@
+# mparx top-level Makefile. `make run` replays the built-in vectors, `make test`
+# runs every test (after `make deps`). RTL and co-simulation rules are in mk/.
+GO     ?= go
+SHELL  := /bin/bash
+export CGO_ENABLED := 1
+
+.PHONY: all deps test test-go lint lint-go run bench vectors gen-vecs fuzz clean
+
+all: test
+
+deps:
+	@sh scripts/deps.sh
+
+include mk/rtl.mk
+
+test: deps $(SIM_LIBS)
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 25m ./...
+
+lint: lint-go lint-rtl
+
+lint-go: $(SIM_LIBS)
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; find . -name '*.go' -newer go.mod 2>/dev/null) | sort -u); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean: clean-rtl

@@ -1,0 +1,12 @@
+module github.com/mparx/mparx
+
+go 1.26
+
+require (
+	github.com/google/gopacket v1.1.19
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

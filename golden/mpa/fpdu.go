@@ -1,0 +1,139 @@
+package mpa
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Sizes of the fixed FPDU fields, in octets.
+const (
+	LengthFieldLen = 2   // ULPDU_Length
+	CRCLen         = 4   // CRC field, present even when CRC is off
+	MarkerLen      = 4   // 16 reserved bits | FPDUPTR
+	MarkerInterval = 512 // octets of sequence space between markers
+	MaxULPDULen    = 65535
+	MinMULPDU      = 128
+	MaxMULPDU      = 64768
+)
+
+// PadLen returns the number of zero octets that follow a ULPDU of n octets so
+// that ULPDU_Length, ULPDU and pad fill a multiple of four octets.
+func PadLen(n int) int { return (4 - (LengthFieldLen+n)%4) % 4 }
+
+// FPDULen returns the octets of an FPDU that carries a ULPDU of n octets, not
+// counting markers: ULPDU_Length, ULPDU, pad and CRC.
+func FPDULen(n int) int { return LengthFieldLen + n + PadLen(n) + CRCLen }
+
+// MULPDU returns the largest ULPDU whose FPDU fits in a TCP segment of emss
+// octets (RFC 5044 section 4.5): emss - (6 + 4*ceil(emss/512) + emss mod 4)
+// with markers, emss - (6 + emss mod 4) without.
+func MULPDU(emss int, markers bool) int {
+	if markers {
+		return emss - (6 + 4*((emss+MarkerInterval-1)/MarkerInterval) + emss%4)
+	}
+	return emss - (6 + emss%4)
+}
+
+// Half is the framing configuration of one half connection in full
+// operation: whether the sender inserts markers, whether the CRC is in use,
+// and SeqStart, the TCP sequence number of the first octet of full operation
+// (the base of the marker grid).
+type Half struct {
+	Markers  bool
+	CRC      bool
+	SeqStart uint32
+}
+
+// IsMarker reports whether a marker starts at sequence number seq.
+func (h Half) IsMarker(seq uint32) bool {
+	return h.Markers && (seq-h.SeqStart)%MarkerInterval == 0
+}
+
+// NextMarker returns the sequence number of the first marker position at or
+// after seq (modulo 2^32). It is meaningful only when markers are on.
+func (h Half) NextMarker(seq uint32) uint32 {
+	off := (seq - h.SeqStart) % MarkerInterval
+	if off == 0 {
+		return seq
+	}
+	return seq + (MarkerInterval - off)
+}
+
+// WireLen returns how many octets of sequence space an FPDU starting at seq
+// occupies when it carries n octets of FPDU content (markers excluded, as
+// FPDULen counts): the content plus every marker inserted in it. A marker
+// position just after the last CRC octet belongs to the next FPDU.
+func (h Half) WireLen(seq uint32, content int) int {
+	if !h.Markers {
+		return content
+	}
+	pos := seq
+	total := 0
+	for content > 0 {
+		if h.IsMarker(pos) {
+			pos += MarkerLen
+			total += MarkerLen
+			continue
+		}
+		chunk := int(h.NextMarker(pos+1) - pos)
+		if chunk > content {
+			chunk = content
+		}
+		pos += uint32(chunk)
+		total += chunk
+		content -= chunk
+	}
+	return total
+}
+
+// AppendMarker appends a marker with the given FPDUPTR.
+func AppendMarker(dst []byte, fpduptr uint16) []byte {
+	return append(dst, 0, 0, byte(fpduptr>>8), byte(fpduptr))
+}
+
+// AppendFPDU appends to dst the wire octets of the FPDU that carries ulpdu
+// when its first octet has TCP sequence number seq: markers where the marker
+// grid falls (a marker at seq itself comes first, with FPDUPTR 0; a marker at
+// the CRC field comes before it), ULPDU_Length, ULPDU, pad, and the CRC over
+// everything before the CRC field, markers included. With CRC off the CRC
+// field is zero. It panics if ulpdu is longer than MaxULPDULen.
+func (h Half) AppendFPDU(dst []byte, seq uint32, ulpdu []byte) []byte {
+	if len(ulpdu) > MaxULPDULen {
+		panic(fmt.Sprintf("mpa: ULPDU of %d octets exceeds %d", len(ulpdu), MaxULPDULen))
+	}
+	start := len(dst)
+	var hdr [LengthFieldLen]byte
+	binary.BigEndian.PutUint16(hdr[:], uint16(len(ulpdu)))
+	var pad [3]byte
+	pos := seq
+	emit := func(b []byte) {
+		for len(b) > 0 {
+			if h.IsMarker(pos) {
+				dst = AppendMarker(dst, uint16(pos-seq))
+				pos += MarkerLen
+				continue
+			}
+			n := len(b)
+			if h.Markers {
+				if room := int(h.NextMarker(pos+1) - pos); room < n {
+					n = room
+				}
+			}
+			dst = append(dst, b[:n]...)
+			pos += uint32(n)
+			b = b[n:]
+		}
+	}
+	emit(hdr[:])
+	emit(ulpdu)
+	emit(pad[:PadLen(len(ulpdu))])
+	if h.IsMarker(pos) { // marker in front of the CRC field
+		dst = AppendMarker(dst, uint16(pos-seq))
+		pos += MarkerLen
+	}
+	var crc uint32
+	if h.CRC {
+		crc = CRC32C(dst[start:])
+	}
+	return AppendCRC(dst, crc)
+}
