@@ -1,0 +1,268 @@
+// Package wire parses the Ethernet frames that the mparx receiver takes as
+// input: Ethernet II (IEEE 802.3 clause 3.2.6 type field) with at most one
+// IEEE 802.1Q tag, IPv4 (RFC 791) with options, and TCP (RFC 9293) with
+// options.
+//
+// Parse is hand-written, allocation-free on the accept path, and safe on any
+// input: it never reads outside the slice it is given, and the payload it
+// returns is a sub-slice of that input. It checks every length field against
+// the frame and verifies both the IPv4 header checksum (RFC 791 section 3.1)
+// and the TCP checksum over the IPv4 pseudo-header (RFC 9293 section 3.1),
+// using the ones' complement sum of RFC 1071.
+//
+// Every rejection wraps exactly one of the sentinel errors below, so a caller
+// can classify a frame with errors.Is: ErrNotIPv4 and ErrNotTCP are traffic
+// the receiver ignores, ErrFragment is IPv4 traffic it does not reassemble,
+// and ErrMalformed, ErrIPChecksum and ErrTCPChecksum are damaged frames.
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"net/netip"
+	"strconv"
+)
+
+// Sentinel errors. Parse wraps one of them, with detail, in every error it
+// returns.
+var (
+	// ErrNotIPv4: the EtherType (after an optional 802.1Q tag) is not IPv4
+	// (0x0800), for example ARP, IPv6, a second VLAN tag or an 802.3 length.
+	ErrNotIPv4 = errors.New("wire: not IPv4")
+	// ErrNotTCP: an IPv4 packet whose protocol is not TCP (6).
+	ErrNotTCP = errors.New("wire: not TCP")
+	// ErrFragment: an IPv4 fragment of a TCP packet (MF set or a non-zero
+	// fragment offset); fragments are not reassembled.
+	ErrFragment = errors.New("wire: IPv4 fragment")
+	// ErrMalformed: a truncated frame or an inconsistent length field.
+	ErrMalformed = errors.New("wire: malformed frame")
+	// ErrIPChecksum: the IPv4 header checksum does not verify.
+	ErrIPChecksum = errors.New("wire: bad IPv4 header checksum")
+	// ErrTCPChecksum: the TCP checksum (with the IPv4 pseudo-header) does
+	// not verify.
+	ErrTCPChecksum = errors.New("wire: bad TCP checksum")
+)
+
+// EtherType values and protocol numbers that Parse recognises.
+const (
+	EtherTypeIPv4 = 0x0800
+	EtherTypeVLAN = 0x8100 // IEEE 802.1Q C-tag
+	ProtocolTCP   = 6
+)
+
+// TCP header flag bits, as in octet 13 of the TCP header.
+const (
+	FlagFIN = 0x01
+	FlagSYN = 0x02
+	FlagRST = 0x04
+	FlagPSH = 0x08
+	FlagACK = 0x10
+	FlagURG = 0x20
+	FlagECE = 0x40
+	FlagCWR = 0x80
+)
+
+const (
+	ethHeaderLen  = 14
+	vlanTagLen    = 4
+	ipv4MinHeader = 20
+	tcpMinHeader  = 20
+)
+
+// Frame is a parsed Ethernet/IPv4/TCP frame.
+type Frame struct {
+	VLAN   bool   // the frame carried one 802.1Q tag
+	VLANID uint16 // VLAN identifier (low 12 bits of the TCI) when VLAN is set
+
+	SrcIP, DstIP [4]byte
+	IPHeaderLen  int // IPv4 header length in octets, options included
+	TCPHeaderLen int // TCP header length in octets, options included
+
+	SrcPort, DstPort uint16
+	Seq, Ack         uint32
+	Flags            uint8 // FlagFIN ... FlagCWR
+	Window           uint16
+
+	// Payload is the TCP payload: a sub-slice of the input to Parse (not a
+	// copy). Ethernet padding beyond the IPv4 total length is not included.
+	Payload []byte
+}
+
+// Parse parses and verifies one Ethernet frame (without the FCS). The checks
+// are made in this order: Ethernet length and EtherType (ErrMalformed,
+// ErrNotIPv4); IPv4 version, header length and total length (ErrMalformed);
+// IPv4 header checksum (ErrIPChecksum); protocol (ErrNotTCP); fragmentation
+// (ErrFragment); TCP header length (ErrMalformed); TCP checksum
+// (ErrTCPChecksum). Octets after the IPv4 total length (Ethernet padding) are
+// ignored.
+func Parse(b []byte) (Frame, error) {
+	var f Frame
+	if len(b) < ethHeaderLen {
+		return f, fmt.Errorf("%w: frame of %d octets is shorter than an Ethernet header", ErrMalformed, len(b))
+	}
+	off := 12
+	et := binary.BigEndian.Uint16(b[off:])
+	off += 2
+	if et == EtherTypeVLAN {
+		if len(b) < off+vlanTagLen {
+			return f, fmt.Errorf("%w: frame of %d octets truncates its 802.1Q tag", ErrMalformed, len(b))
+		}
+		f.VLAN = true
+		f.VLANID = binary.BigEndian.Uint16(b[off:]) & 0x0fff
+		et = binary.BigEndian.Uint16(b[off+2:])
+		off += vlanTagLen
+	}
+	if et != EtherTypeIPv4 {
+		return f, fmt.Errorf("%w: EtherType %#04x", ErrNotIPv4, et)
+	}
+
+	ip := b[off:]
+	if len(ip) < ipv4MinHeader {
+		return f, fmt.Errorf("%w: %d octets left for a 20-octet IPv4 header", ErrMalformed, len(ip))
+	}
+	if v := ip[0] >> 4; v != 4 {
+		return f, fmt.Errorf("%w: IP version %d under EtherType IPv4", ErrMalformed, v)
+	}
+	ihl := int(ip[0]&0x0f) * 4
+	if ihl < ipv4MinHeader {
+		return f, fmt.Errorf("%w: IPv4 IHL %d < 5", ErrMalformed, ihl/4)
+	}
+	total := int(binary.BigEndian.Uint16(ip[2:]))
+	if total < ihl {
+		return f, fmt.Errorf("%w: IPv4 total length %d < header length %d", ErrMalformed, total, ihl)
+	}
+	if total > len(ip) {
+		return f, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
+	}
+	ip = ip[:total] // drop Ethernet padding
+	if IPv4Checksum(ip[:ihl]) != 0 {
+		return f, fmt.Errorf("%w: header checksum field %#04x", ErrIPChecksum, binary.BigEndian.Uint16(ip[10:]))
+	}
+	if ip[9] != ProtocolTCP {
+		return f, fmt.Errorf("%w: IPv4 protocol %d", ErrNotTCP, ip[9])
+	}
+	if fo := binary.BigEndian.Uint16(ip[6:]); fo&0x3fff != 0 {
+		return f, fmt.Errorf("%w: MF=%d offset=%d", ErrFragment, fo>>13&1, (fo&0x1fff)*8)
+	}
+	f.IPHeaderLen = ihl
+	copy(f.SrcIP[:], ip[12:16])
+	copy(f.DstIP[:], ip[16:20])
+
+	tcp := ip[ihl:]
+	if len(tcp) < tcpMinHeader {
+		return f, fmt.Errorf("%w: %d octets of IPv4 payload for a 20-octet TCP header", ErrMalformed, len(tcp))
+	}
+	thl := int(tcp[12]>>4) * 4
+	if thl < tcpMinHeader {
+		return f, fmt.Errorf("%w: TCP data offset %d < 5", ErrMalformed, thl/4)
+	}
+	if thl > len(tcp) {
+		return f, fmt.Errorf("%w: TCP header length %d exceeds the %d-octet IPv4 payload", ErrMalformed, thl, len(tcp))
+	}
+	if TCPChecksum(f.SrcIP, f.DstIP, tcp) != 0 {
+		return f, fmt.Errorf("%w: checksum field %#04x", ErrTCPChecksum, binary.BigEndian.Uint16(tcp[16:]))
+	}
+	f.TCPHeaderLen = thl
+	f.SrcPort = binary.BigEndian.Uint16(tcp[0:])
+	f.DstPort = binary.BigEndian.Uint16(tcp[2:])
+	f.Seq = binary.BigEndian.Uint32(tcp[4:])
+	f.Ack = binary.BigEndian.Uint32(tcp[8:])
+	f.Flags = tcp[13]
+	f.Window = binary.BigEndian.Uint16(tcp[14:])
+	f.Payload = tcp[thl:]
+	return f, nil
+}
+
+// FourTuple names the half connection that carried a frame: data flows from
+// Src to Dst. It is comparable and can be used as a map key.
+type FourTuple struct {
+	SrcIP, DstIP     [4]byte
+	SrcPort, DstPort uint16
+}
+
+// FourTuple returns the frame's (source, destination) address and port pair.
+func (f Frame) FourTuple() FourTuple {
+	return FourTuple{SrcIP: f.SrcIP, DstIP: f.DstIP, SrcPort: f.SrcPort, DstPort: f.DstPort}
+}
+
+// Reverse returns the four-tuple of the opposite half connection.
+func (t FourTuple) Reverse() FourTuple {
+	return FourTuple{SrcIP: t.DstIP, DstIP: t.SrcIP, SrcPort: t.DstPort, DstPort: t.SrcPort}
+}
+
+// Src returns the source as "ip:port", for example "10.0.0.1:40000".
+func (t FourTuple) Src() string { return endpoint(t.SrcIP, t.SrcPort) }
+
+// Dst returns the destination as "ip:port".
+func (t FourTuple) Dst() string { return endpoint(t.DstIP, t.DstPort) }
+
+// String returns "src>dst", for example "10.0.0.1:40000>10.0.0.2:4791".
+func (t FourTuple) String() string { return t.Src() + ">" + t.Dst() }
+
+func endpoint(ip [4]byte, port uint16) string {
+	return netip.AddrFrom4(ip).String() + ":" + strconv.Itoa(int(port))
+}
+
+// IPv4Checksum returns the ones' complement of the ones' complement sum of
+// hdr taken as 16-bit big-endian words (RFC 791, RFC 1071). To fill in a
+// header, zero its checksum field, compute, and store the result big endian.
+// Over a header whose checksum field is correct it returns 0.
+func IPv4Checksum(hdr []byte) uint16 {
+	return ^fold(sum(hdr, 0))
+}
+
+// TCPChecksum returns the TCP checksum of segment (TCP header and payload)
+// sent from src to dst: the ones' complement of the ones' complement sum of
+// the IPv4 pseudo-header (src, dst, zero, protocol 6, TCP length) and the
+// segment. To fill in a header, zero its checksum field first. Over a segment
+// whose checksum field is correct it returns 0.
+func TCPChecksum(src, dst [4]byte, segment []byte) uint16 {
+	acc := uint64(binary.BigEndian.Uint32(src[:])) +
+		uint64(binary.BigEndian.Uint32(dst[:])) +
+		ProtocolTCP + uint64(len(segment))
+	return ^fold(sum(segment, acc))
+}
+
+// sum adds b, as big-endian 16-bit words (an odd last octet padded with a
+// zero octet), to acc. The result is congruent to the ones' complement sum
+// modulo 0xffff; fold reduces it to 16 bits. It adds 64 bits at a time with
+// end-around carry, which is valid because 2^16, 2^32 and 2^64 are all 1
+// modulo 0xffff (RFC 1071 section 2).
+func sum(b []byte, acc uint64) uint64 {
+	var c uint64
+	for len(b) >= 32 {
+		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[0:]), c)
+		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[8:]), c)
+		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[16:]), c)
+		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[24:]), c)
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b), c)
+		b = b[8:]
+	}
+	if len(b) >= 4 {
+		acc, c = bits.Add64(acc, uint64(binary.BigEndian.Uint32(b)), c)
+		b = b[4:]
+	}
+	if len(b) >= 2 {
+		acc, c = bits.Add64(acc, uint64(binary.BigEndian.Uint16(b)), c)
+		b = b[2:]
+	}
+	if len(b) == 1 {
+		acc, c = bits.Add64(acc, uint64(b[0])<<8, c)
+	}
+	acc, c = bits.Add64(acc, c, 0)
+	return acc + c // when c is 1 here, acc is 0: no further carry
+}
+
+// fold reduces a 64-bit end-around-carry sum to a 16-bit ones' complement sum.
+func fold(s uint64) uint16 {
+	s = s>>32 + s&0xffffffff
+	s = s>>32 + s&0xffffffff
+	s = s>>16 + s&0xffff
+	s = s>>16 + s&0xffff
+	return uint16(s)
+}
