@@ -1,0 +1,83 @@
+package rx
+
+import (
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// Kind is what an Event reports.
+type Kind uint8
+
+// Event kinds.
+const (
+	// ULPDU: a validated ULPDU was passed to DDP (exactly once per FPDU).
+	ULPDU Kind = iota + 1
+	// Placed: DDP placed the ULPDU's payload in host memory.
+	Placed
+	// Delivered: the in-order point passed a ULPDU whose DDP L bit is set:
+	// its message is delivered.
+	Delivered
+	// MPAError: an MPA error (Code 1-4, RFC 5044 section 8). Nothing more
+	// is passed or delivered on that half connection afterwards.
+	MPAError
+	// DDPError: DDP rejected a ULPDU (RFC 5041); nothing of it was placed.
+	DDPError
+	// Dropped: a frame failed an IPv4 or TCP check and was discarded whole.
+	Dropped
+	// Established: both startup frames were valid; the half connection is
+	// in full operation.
+	Established
+)
+
+var kindNames = [...]string{"", "ulpdu", "placed", "deliver", "error", "ddp_error", "drop", "established"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// MPA error codes (RFC 5044 section 8).
+const (
+	CodeClosed  = 1 // TCP connection closed, terminated or lost (FIN, RST)
+	CodeCRC     = 2 // CRC mismatch
+	CodeMarker  = 3 // a marker and ULPDU_Length disagree on an FPDU start
+	CodeStartup = 4 // invalid MPA Request or Reply frame
+)
+
+// Event is one observable result of the receiver.
+type Event struct {
+	Kind  Kind
+	Half  wire.FourTuple // the half connection whose data caused it
+	Frame int            // index (from 0) of the frame being processed
+	// Seq: for ULPDU, Placed and Delivered the sequence number of the
+	// FPDU's ULPDU_Length field; for MPAError the sequence number where the
+	// fault lies (the FPDU's ULPDU_Length field for codes 2 and 3, the FIN
+	// or RST for code 1, the startup frame's first octet for code 4).
+	Seq    uint32
+	Len    int      // ULPDU length (ULPDU, Placed: payload octets placed)
+	SHA256 [32]byte // ULPDU: digest of the ULPDU (DDP header and payload)
+	Code   int      // MPAError: 1-4
+	DDP    ddp.Header
+	Addr   uint64 // Placed: host address of the first octet
+	Err    error  // MPAError, DDPError, Dropped: the detail
+}
+
+func digest(b []byte) [32]byte { return sha256.Sum256(b) }
+
+func (e Event) String() string {
+	switch e.Kind {
+	case ULPDU:
+		return fmt.Sprintf("%s %s seq=%d len=%d sha256=%x", e.Kind, e.Half, e.Seq, e.Len, e.SHA256[:8])
+	case MPAError:
+		return fmt.Sprintf("%s %s code=%d seq=%d: %v", e.Kind, e.Half, e.Code, e.Seq, e.Err)
+	case DDPError, Dropped:
+		return fmt.Sprintf("%s %s frame=%d seq=%d: %v", e.Kind, e.Half, e.Frame, e.Seq, e.Err)
+	default:
+		return fmt.Sprintf("%s %s seq=%d len=%d", e.Kind, e.Half, e.Seq, e.Len)
+	}
+}

@@ -1,0 +1,762 @@
+// Package rx is the receiver half of the golden model: an RFC 5044 MPA
+// receiver over TCP with DDP (RFC 5041) placement. It takes Ethernet frames,
+// checks their IPv4 and TCP checksums, reassembles each half connection's
+// octet stream, follows the MPA startup exchange, finds FPDUs in order by
+// ULPDU_Length and out of order by markers, checks CRC32C and every marker,
+// passes each valid ULPDU to DDP exactly once, and reports what happened as
+// a list of Events. It is written to be read: every rule is a few lines with
+// the RFC section it comes from.
+package rx
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// DefaultWindow is the receive window assumed when Config.Window is zero:
+// data further than this beyond rcv_nxt is dropped as out of window.
+const DefaultWindow = 1 << 20
+
+// ConnSpec names an MPA connection whose startup the receiver follows.
+type ConnSpec struct {
+	Tuple        wire.FourTuple    // the Initiator -> Responder half connection
+	InitiatorSeq uint32            // TCP sequence number of the MPA Request's first octet
+	ResponderSeq uint32            // TCP sequence number of the MPA Reply's first octet
+	Policy       mpa.StartupPolicy // what the receiving ends accept
+}
+
+// Config configures a Receiver.
+type Config struct {
+	// Auto also follows connections that it finds by their startup frames:
+	// a TCP payload that begins with "MPA ID Req Frame" starts the Initiator
+	// half there, and one that begins with "MPA ID Rep Frame" on the reverse
+	// half starts the Responder half (as Wireshark's heuristic does).
+	Auto bool
+	// Policy is the startup policy of connections found by Auto.
+	Policy mpa.StartupPolicy
+	// Window is how far beyond rcv_nxt a half connection accepts data;
+	// zero means DefaultWindow.
+	Window uint32
+	// Placer places ULPDUs in host memory; nil reports ULPDUs without
+	// placing them.
+	Placer *ddp.Placer
+	// Digests fills Event.SHA256 for every ULPDU (replay output and
+	// vectors want it; it costs a SHA-256 over every ULPDU).
+	Digests bool
+	// OnEvent, when set, receives every event as it happens instead of
+	// the receiver keeping them for Events. The Event is valid only
+	// during the call.
+	OnEvent func(*Event)
+}
+
+// Receiver is the golden MPA receiver. It is not safe for concurrent use.
+type Receiver struct {
+	cfg    Config
+	halves map[wire.FourTuple]*half
+	order  []*half // in creation order, for reports
+	nconn  int
+	events []Event
+	cur    Event
+	frame  int
+	stats  Stats
+}
+
+// Stats counts frames by what became of them.
+type Stats struct {
+	Frames    int // frames offered
+	Dropped   int // failed an Ethernet, IPv4 or TCP check
+	NonTCP    int // not IPv4/TCP
+	Untracked int // TCP frames of no MPA half connection
+}
+
+// New returns a receiver with no connections.
+func New(cfg Config) *Receiver {
+	if cfg.Window == 0 {
+		cfg.Window = DefaultWindow
+	}
+	return &Receiver{cfg: cfg, halves: map[wire.FourTuple]*half{}}
+}
+
+// AddConn follows connection c from its startup frames and returns the DDP
+// stream IDs of its two half connections: Initiator to Responder, and back.
+func (r *Receiver) AddConn(c ConnSpec) (i2r, r2i ddp.StreamID) {
+	ih, rh := r.newConn(c.Tuple, c.Policy)
+	ih.begin(c.InitiatorSeq)
+	rh.begin(c.ResponderSeq)
+	return ih.id, rh.id
+}
+
+func (r *Receiver) newConn(t wire.FourTuple, p mpa.StartupPolicy) (ih, rh *half) {
+	k := r.nconn
+	r.nconn++
+	ih = &half{r: r, tuple: t, id: ddp.StreamID(2 * k), initiator: true, policy: p}
+	rh = &half{r: r, tuple: t.Reverse(), id: ddp.StreamID(2*k + 1), policy: p}
+	ih.peer, rh.peer = rh, ih
+	r.halves[ih.tuple], r.halves[rh.tuple] = ih, rh
+	r.order = append(r.order, ih, rh)
+	return ih, rh
+}
+
+// Stream returns the DDP stream ID of half connection h.
+func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
+	hf, ok := r.halves[h]
+	if !ok {
+		return 0, false
+	}
+	return hf.id, true
+}
+
+// Events returns everything reported so far, in the order it happened.
+func (r *Receiver) Events() []Event { return r.events }
+
+// Stats returns the frame counters.
+func (r *Receiver) Stats() Stats { return r.stats }
+
+func (r *Receiver) emit(e Event) {
+	e.Frame = r.frame
+	if r.cfg.OnEvent != nil {
+		r.cur = e // reused: no allocation per event
+		r.cfg.OnEvent(&r.cur)
+		return
+	}
+	r.events = append(r.events, e)
+}
+
+// Frame processes one Ethernet frame (without FCS).
+func (r *Receiver) Frame(b []byte) {
+	r.frame = r.stats.Frames
+	r.stats.Frames++
+	f, err := wire.Parse(b)
+	switch {
+	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP):
+		r.stats.NonTCP++
+		return
+	case err != nil:
+		r.stats.Dropped++
+		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
+		if h := r.halves[f.FourTuple()]; h != nil {
+			h.stats.Dropped++
+		}
+		return
+	}
+	h := r.halves[f.FourTuple()]
+	if h == nil && r.cfg.Auto {
+		h = r.detect(f)
+	}
+	if h == nil {
+		r.stats.Untracked++
+		return
+	}
+	h.segment(f)
+}
+
+// detect starts following a connection whose startup frame begins this
+// frame's payload (Config.Auto).
+func (r *Receiver) detect(f wire.Frame) *half {
+	p := f.Payload
+	if len(p) < mpa.KeyLen {
+		return nil
+	}
+	switch string(p[:mpa.KeyLen]) {
+	case string(mpa.RequestKey[:]):
+		ih, _ := r.newConn(f.FourTuple(), r.cfg.Policy)
+		ih.begin(f.Seq)
+		return ih
+	case string(mpa.ReplyKey[:]):
+		// The Request was not seen: follow the Responder half alone; it
+		// reaches full operation only if the Request turns up.
+		_, rh := r.newConn(f.FourTuple().Reverse(), r.cfg.Policy)
+		rh.begin(f.Seq)
+		return rh
+	}
+	return nil
+}
+
+// HalfSummary is the state and counters of one half connection.
+type HalfSummary struct {
+	Tuple      wire.FourTuple
+	Stream     ddp.StreamID
+	Initiator  bool // carries the Initiator's data (the Request)
+	State      string
+	Params     mpa.Half // negotiated markers, CRC and SeqStart (full operation)
+	DDPVersion uint8
+	Frames     int // frames with payload or flags for this half
+	Octets     int // new payload octets accepted
+	Dup        int // payload octets that were duplicates
+	Dropped    int // frames dropped by a checksum
+	ULPDUs     int
+	Delivered  int
+	DDPErrors  int
+	ErrorCode  int // MPA error code, 0 if none
+}
+
+// Halves summarises every half connection, in the order they were found.
+func (r *Receiver) Halves() []HalfSummary {
+	out := make([]HalfSummary, 0, len(r.order))
+	for _, h := range r.order {
+		s := h.stats
+		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
+		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state.String(), h.params, h.ddpVersion, h.errCode
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Stream < out[j].Stream })
+	return out
+}
+
+type state uint8
+
+const (
+	stIdle    state = iota // not begun (Auto: waiting for a startup frame)
+	stStartup              // reading this half's startup frame
+	stWait                 // startup frame valid, waiting for the peer's
+	stFull                 // full operation
+	stClosed               // after an error or close: nothing more passed
+)
+
+func (s state) String() string {
+	return [...]string{"idle", "startup", "wait-peer", "full", "closed"}[s]
+}
+
+// oooSeg is a run of out-of-order octets.
+type oooSeg struct {
+	seq  uint32
+	data []byte
+}
+
+func (s oooSeg) end() uint32 { return s.seq + uint32(len(s.data)) }
+
+// passedFPDU remembers an FPDU passed to DDP before the in-order point
+// reached it.
+type passedFPDU struct {
+	wireLen  int
+	ok       bool // DDP accepted it
+	hdr      ddp.Header
+	lengthSq uint32
+}
+
+type half struct {
+	r         *Receiver
+	tuple     wire.FourTuple
+	id        ddp.StreamID
+	initiator bool
+	peer      *half
+	policy    mpa.StartupPolicy
+
+	state      state
+	params     mpa.Half
+	ddpVersion uint8
+	startSeq   uint32 // first octet of the startup frame
+	frameEnd   uint32 // just past the startup frame
+	startup    mpa.Startup
+	segRanges  [][2]uint32 // segments seen during startup (PD_Length check)
+
+	rcvNxt  uint32   // next octet expected in order
+	pend    []byte   // in-order octets not yet consumed
+	aliased bool     // pend points into the frame being processed
+	scratch []byte   // ULPDU with markers removed
+	pendSeq uint32   // sequence number of pend[0]
+	ooo     []oooSeg // sorted, non-overlapping, all beyond rcvNxt
+	passed  map[uint32]passedFPDU
+	fin     bool
+	finSeq  uint32
+	errCode int
+	stats   HalfSummary
+}
+
+func (h *half) begin(seq uint32) {
+	h.state = stStartup
+	h.startSeq, h.rcvNxt, h.pendSeq = seq, seq, seq
+}
+
+func before(a, b uint32) bool { return int32(a-b) < 0 }
+
+// segment takes one valid TCP segment of this half connection.
+func (h *half) segment(f wire.Frame) {
+	h.stats.Frames++
+	if h.state == stIdle {
+		// Auto: the peer half starts at its startup frame.
+		if len(f.Payload) < mpa.KeyLen || string(f.Payload[:mpa.KeyLen]) != string(h.expectKey()) {
+			return
+		}
+		h.begin(f.Seq)
+	}
+	if h.state == stClosed {
+		return
+	}
+	if f.Flags&wire.FlagRST != 0 {
+		// RFC 5044 section 8, code 1: RST received. The connection is gone:
+		// both halves stop.
+		h.fail(CodeClosed, f.Seq, errors.New("RST received"))
+		h.peer.close()
+		return
+	}
+	seq, data := f.Seq, f.Payload
+	if f.Flags&wire.FlagSYN != 0 {
+		seq++ // SYN occupies one sequence number
+	}
+	if f.Flags&wire.FlagFIN != 0 && !h.fin {
+		end := seq + uint32(len(data))
+		if int32(end-h.rcvNxt) >= 0 && int32(end-h.rcvNxt) <= int32(h.r.cfg.Window) {
+			h.fin, h.finSeq = true, end
+		}
+	}
+	h.accept(seq, data)
+	h.run()
+	if h.aliased {
+		// Keep what is left of the frame's octets beyond this call.
+		h.pend = append([]byte(nil), h.pend...)
+		h.aliased = false
+	}
+}
+
+func (h *half) expectKey() []byte {
+	if h.initiator {
+		return mpa.RequestKey[:]
+	}
+	return mpa.ReplyKey[:]
+}
+
+// accept trims a segment to the receive window, drops what was already
+// received, and files the rest in order or out of order.
+func (h *half) accept(seq uint32, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	if h.state == stStartup {
+		h.segRanges = append(h.segRanges, [2]uint32{seq, seq + uint32(len(data))})
+	}
+	end := seq + uint32(len(data))
+	if int32(end-h.rcvNxt) <= 0 {
+		h.stats.Dup += len(data)
+		return
+	}
+	if before(seq, h.rcvNxt) {
+		h.stats.Dup += int(h.rcvNxt - seq)
+		data = data[h.rcvNxt-seq:]
+		seq = h.rcvNxt
+	}
+	if off := seq - h.rcvNxt; off >= h.r.cfg.Window {
+		return // out of window
+	} else if room := h.r.cfg.Window - off; uint32(len(data)) > room {
+		data = data[:room]
+	}
+	if seq != h.rcvNxt {
+		h.insertOOO(seq, data)
+		return
+	}
+	for len(data) > 0 {
+		// Take the new octets up to the next run held out of order (octets
+		// already held are kept: a retransmission does not overwrite them),
+		// then pull in the runs that are now contiguous.
+		n := len(data)
+		if len(h.ooo) > 0 {
+			n = min(n, int(h.ooo[0].seq-h.rcvNxt))
+		}
+		h.stats.Octets += n
+		if len(h.pend) == 0 {
+			// Fast path: consume FPDUs straight from the frame; segment
+			// copies what is left when it is done.
+			h.pend, h.aliased = data[:n:n], true
+		} else {
+			h.pend = append(h.pend, data[:n]...)
+		}
+		h.rcvNxt += uint32(n)
+		data = data[n:]
+		for len(h.ooo) > 0 && h.ooo[0].seq == h.rcvNxt {
+			s := h.ooo[0]
+			h.ooo = h.ooo[1:]
+			h.pend = append(h.pend, s.data...)
+			h.rcvNxt += uint32(len(s.data))
+			skip := min(len(data), len(s.data))
+			h.stats.Dup += skip
+			data = data[skip:]
+		}
+	}
+}
+
+// insertOOO files an out-of-order segment, keeping octets already held
+// (a retransmission does not overwrite), and then looks for FPDUs it can
+// validate out of order.
+func (h *half) insertOOO(seq uint32, data []byte) {
+	end := seq + uint32(len(data))
+	// Cut the new data into the pieces not yet covered.
+	var fresh []oooSeg
+	cur := seq
+	for _, s := range h.ooo {
+		if !before(cur, end) {
+			break
+		}
+		if !before(cur, s.end()) {
+			continue
+		}
+		if before(cur, s.seq) {
+			stop := s.seq
+			if before(end, stop) {
+				stop = end
+			}
+			fresh = append(fresh, oooSeg{cur, append([]byte(nil), data[cur-seq:stop-seq]...)})
+		}
+		if before(cur, s.end()) {
+			cur = s.end()
+		}
+	}
+	if before(cur, end) {
+		fresh = append(fresh, oooSeg{cur, append([]byte(nil), data[cur-seq:]...)})
+	}
+	for _, f := range fresh {
+		h.stats.Octets += len(f.data)
+	}
+	h.stats.Dup += len(data) - sum(fresh)
+	h.ooo = append(h.ooo, fresh...)
+	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
+	h.mergeOOO()
+	if h.state == stFull && len(fresh) > 0 {
+		h.scanOOO(seq, end)
+	}
+}
+
+func sum(s []oooSeg) int {
+	n := 0
+	for _, x := range s {
+		n += len(x.data)
+	}
+	return n
+}
+
+// mergeOOO joins adjacent out-of-order runs.
+func (h *half) mergeOOO() {
+	out := h.ooo[:0]
+	for _, s := range h.ooo {
+		if n := len(out); n > 0 && out[n-1].end() == s.seq {
+			out[n-1].data = append(out[n-1].data, s.data...)
+			continue
+		}
+		out = append(out, s)
+	}
+	h.ooo = out
+}
+
+// fail reports MPA error code at seq and closes the half connection.
+func (h *half) fail(code int, seq uint32, err error) {
+	if h.state == stClosed {
+		return
+	}
+	h.r.emit(Event{Kind: MPAError, Half: h.tuple, Seq: seq, Code: code, Err: err})
+	h.errCode = code
+	h.close()
+}
+
+func (h *half) close() {
+	h.state = stClosed
+	h.pend, h.ooo, h.passed = nil, nil, nil
+}
+
+// run consumes in-order octets: the startup frame, then FPDUs, then a FIN.
+func (h *half) run() {
+	for {
+		switch h.state {
+		case stStartup:
+			if !h.runStartup() {
+				return
+			}
+		case stFull:
+			h.runFPDUs()
+			h.checkFIN()
+			return
+		default:
+			h.checkFIN()
+			return
+		}
+	}
+}
+
+func (h *half) checkFIN() {
+	if !h.fin || h.rcvNxt != h.finSeq || h.state == stClosed {
+		return
+	}
+	if h.state == stStartup && len(h.pend) > 0 {
+		h.fail(CodeStartup, h.startSeq, errors.New("startup frame truncated by FIN"))
+		h.peer.close()
+		return
+	}
+	h.fail(CodeClosed, h.finSeq, errors.New("FIN received"))
+}
+
+// runStartup parses this half's startup frame (RFC 5044 section 7.1). It
+// reports whether the state changed so that run should continue.
+func (h *half) runStartup() bool {
+	s, n, err := mpa.ParseStartup(h.pend, !h.initiator, h.policy)
+	if errors.Is(err, mpa.ErrShortStartup) {
+		if h.fin && h.rcvNxt == h.finSeq {
+			h.checkFIN()
+		}
+		return false
+	}
+	if err == nil {
+		// The sender sends nothing after its startup frame until the peer
+		// answers (rules 2-4), so a segment that carries the frame's last
+		// octet and more octets after it means PD_Length does not match the
+		// private data present (rule 9).
+		end := h.startSeq + uint32(n)
+		for _, rg := range h.segRanges {
+			if before(rg[0], end) && before(end, rg[1]) {
+				err = fmt.Errorf("PD_Length %d does not match the private data: the segment goes on past the frame", s.PDLength)
+				break
+			}
+		}
+	}
+	if err != nil {
+		h.fail(CodeStartup, h.startSeq, err)
+		h.peer.close()
+		return false
+	}
+	h.startup = s
+	h.segRanges = nil
+	h.frameEnd = h.startSeq + uint32(n)
+	h.pend = h.pend[n:]
+	h.pendSeq = h.frameEnd
+	h.state = stWait
+	if h.peer.state == stWait {
+		h.establish()
+	}
+	return true
+}
+
+// establish puts both halves in full operation with the negotiated
+// parameters (RFC 5044 section 7.1.1 M and C; Appendix C for Rev 0).
+func (h *half) establish() {
+	ih, rh := h, h.peer
+	if !ih.initiator {
+		ih, rh = rh, ih
+	}
+	n := mpa.Negotiate(ih.startup, rh.startup)
+	ih.params = mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: ih.frameEnd}
+	rh.params = mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: rh.frameEnd}
+	for _, x := range []*half{ih, rh} {
+		x.ddpVersion = n.DDPVersion
+		x.state = stFull
+		x.passed = map[uint32]passedFPDU{}
+		x.r.emit(Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart})
+	}
+	// Octets held out of order may now be FPDUs; the peer may hold data.
+	for _, x := range []*half{h.peer, h} {
+		if len(x.ooo) > 0 {
+			for _, s := range append([]oooSeg(nil), x.ooo...) {
+				x.scanOOO(s.seq, s.end())
+			}
+		}
+		if x != h {
+			x.run()
+		}
+	}
+}
+
+// fpduAt decodes the FPDU whose first octet is at seq, given the octets
+// b that start there. It returns the FPDU's wire length, or 0 if b is too
+// short to tell, and the sequence number of its ULPDU_Length field.
+func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
+	hdr := 0
+	if h.params.IsMarker(seq) {
+		hdr = mpa.MarkerLen
+	}
+	if len(b) < hdr+mpa.LengthFieldLen {
+		return 0, 0
+	}
+	ulen := int(binary.BigEndian.Uint16(b[hdr:]))
+	return h.params.WireLen(seq, mpa.FPDULen(ulen)), seq + uint32(hdr)
+}
+
+// check validates a whole FPDU (its wire octets, starting at seq): first
+// the CRC (code 2), then every marker in it (code 3), which RFC 5044 makes
+// optional and this model always does. It returns the ULPDU with markers
+// removed, which aliases fpdu or the half's scratch buffer: it is valid
+// until the next check.
+func (h *half) check(seq uint32, fpdu []byte) (ulpdu []byte, code int, err error) {
+	n := len(fpdu)
+	if h.params.CRC {
+		if got, want := mpa.WireCRC(fpdu[n-mpa.CRCLen:]), mpa.CRC32C(fpdu[:n-mpa.CRCLen]); got != want {
+			return nil, CodeCRC, fmt.Errorf("CRC %08x, computed %08x", got, want)
+		}
+	}
+	if !h.params.Markers {
+		ulen := int(binary.BigEndian.Uint16(fpdu))
+		return fpdu[mpa.LengthFieldLen : mpa.LengthFieldLen+ulen], 0, nil
+	}
+	// Strip markers (checking each) from everything before the CRC.
+	body := h.scratch[:0]
+	defer func() { h.scratch = body[:0] }()
+	for off := 0; off < n-mpa.CRCLen; {
+		s := seq + uint32(off)
+		if h.params.IsMarker(s) {
+			ptr := uint32(binary.BigEndian.Uint16(fpdu[off+2:])) &^ 3
+			if ptr != uint32(off) {
+				return nil, CodeMarker, fmt.Errorf("marker at %d has FPDUPTR %d, FPDU starts %d octets before", s, ptr, off)
+			}
+			off += mpa.MarkerLen
+			continue
+		}
+		step := int(h.params.NextMarker(s+1) - s)
+		if !h.params.Markers || off+step > n-mpa.CRCLen {
+			step = n - mpa.CRCLen - off
+		}
+		body = append(body, fpdu[off:off+step]...)
+		off += step
+	}
+	ulen := int(binary.BigEndian.Uint16(body))
+	return body[mpa.LengthFieldLen : mpa.LengthFieldLen+ulen], 0, nil
+}
+
+// runFPDUs consumes whole FPDUs from the in-order octets (RFC 5044
+// section 6, rule 1: ULPDU_Length finds the next FPDU).
+func (h *half) runFPDUs() {
+	for h.state == stFull {
+		seq := h.pendSeq
+		wl, lseq := h.fpduAt(seq, h.pend)
+		if wl == 0 || len(h.pend) < wl {
+			return
+		}
+		fpdu := h.pend[:wl]
+		if p, ok := h.passed[seq]; ok && p.wireLen == wl {
+			// Passed out of order already: the in-order point passes it now.
+			delete(h.passed, seq)
+			h.advance(wl)
+			if p.ok && p.hdr.Last {
+				h.deliver(p.lengthSq, p.hdr)
+			}
+			continue
+		}
+		ulpdu, code, err := h.check(seq, fpdu)
+		if err == nil {
+			// A marker found earlier pointed at an FPDU start inside this one:
+			// marker and ULPDU_Length disagree (section 8, code 3).
+			for ps := range h.passed {
+				if d := ps - seq; d > 0 && d < uint32(wl) {
+					code, err = CodeMarker, fmt.Errorf("FPDU passed out of order at %d lies inside the FPDU at %d", ps, seq)
+				}
+			}
+		}
+		if err != nil {
+			h.fail(code, lseq, err)
+			return
+		}
+		hdr, ok := h.pass(lseq, ulpdu)
+		h.advance(wl)
+		if ok && hdr.Last {
+			h.deliver(lseq, hdr)
+		}
+	}
+}
+
+func (h *half) advance(wl int) {
+	h.pend = h.pend[wl:]
+	h.pendSeq += uint32(wl)
+	if len(h.pend) == 0 {
+		h.pend = nil // let the backing array go
+	}
+}
+
+// pass hands a validated ULPDU to DDP and reports whether DDP accepted it.
+func (h *half) pass(lseq uint32, ulpdu []byte) (ddp.Header, bool) {
+	h.stats.ULPDUs++
+	e := Event{Kind: ULPDU, Half: h.tuple, Seq: lseq, Len: len(ulpdu)}
+	if h.r.cfg.Digests {
+		e.SHA256 = digest(ulpdu)
+	}
+	h.r.emit(e)
+	if pl := h.r.cfg.Placer; pl != nil {
+		p, err := pl.Place(h.id, ulpdu)
+		if err != nil {
+			h.stats.DDPErrors++
+			h.r.emit(Event{Kind: DDPError, Half: h.tuple, Seq: lseq, Len: len(ulpdu), DDP: p.Header, Err: err})
+			return p.Header, false
+		}
+		h.r.emit(Event{Kind: Placed, Half: h.tuple, Seq: lseq, Len: p.Len, DDP: p.Header, Addr: p.Addr})
+		return p.Header, true
+	}
+	hdr, _, err := ddp.ParseHeader(ulpdu)
+	return hdr, err == nil
+}
+
+func (h *half) deliver(lseq uint32, hdr ddp.Header) {
+	h.stats.Delivered++
+	if pl := h.r.cfg.Placer; pl != nil {
+		pl.Deliver(h.id, hdr)
+	}
+	h.r.emit(Event{Kind: Delivered, Half: h.tuple, Seq: lseq, DDP: hdr})
+}
+
+// scanOOO looks for FPDUs that can be validated out of order in the
+// out-of-order run holding [seq, end) (RFC 5044 section 6, rules 2 and 3):
+// with markers, every marker in the new octets points at an FPDU start, and
+// ULPDU_Length leads on to the FPDUs after it; without markers, only FPDUs
+// that exactly fill the segment, with CRC on.
+func (h *half) scanOOO(seq, end uint32) {
+	var run *oooSeg
+	for i := range h.ooo {
+		if !before(seq, h.ooo[i].seq) && before(seq, h.ooo[i].end()) {
+			run = &h.ooo[i]
+			break
+		}
+	}
+	if run == nil {
+		return
+	}
+	if h.params.Markers {
+		for m := h.params.NextMarker(seq); before(m, end) && !before(run.end(), m+mpa.MarkerLen); m += mpa.MarkerInterval {
+			off := m - run.seq
+			ptr := uint32(binary.BigEndian.Uint16(run.data[off+2:])) &^ 3
+			if ptr > off {
+				continue // the FPDU starts before this run
+			}
+			h.walkOOO(run, m-ptr, run.end(), false)
+		}
+		return
+	}
+	if h.params.CRC {
+		h.walkOOO(run, seq, end, true)
+	}
+}
+
+// walkOOO validates and passes consecutive FPDUs from start while they lie
+// whole in the run before limit. With exact set, they must end exactly at
+// limit or none is passed.
+func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
+	type found struct {
+		seq, lseq uint32
+		ulpdu     []byte
+		wl        int
+	}
+	var list []found
+	for s := start; before(s, limit); {
+		b := run.data[s-run.seq : limit-run.seq]
+		wl, lseq := h.fpduAt(s, b)
+		if wl == 0 || wl > len(b) {
+			break
+		}
+		ulpdu, _, err := h.check(s, b[:wl])
+		if err != nil {
+			break // not passed now; in order it will be checked and reported
+		}
+		list = append(list, found{s, lseq, append([]byte(nil), ulpdu...), wl})
+		s += uint32(wl)
+		if s == limit && exact {
+			exact = false
+		}
+	}
+	if exact {
+		return
+	}
+	for _, f := range list {
+		if _, ok := h.passed[f.seq]; ok {
+			continue
+		}
+		hdr, ok := h.pass(f.lseq, f.ulpdu)
+		h.passed[f.seq] = passedFPDU{wireLen: f.wl, ok: ok, hdr: hdr, lengthSq: f.lseq}
+	}
+}
