@@ -60,7 +60,7 @@ func (m *Memory) Read(addr uint64, n int) []byte {
 func (m *Memory) place(s StreamID, addr uint64, data []byte) {
 	m.Write(addr, data)
 	if !m.noLog {
-		m.log = append(m.log, Write{Stream: s, Addr: addr, Data: append([]byte(nil), data...)})
+		m.log = append(m.log, Write{Stream: s, Addr: addr, Data: append(make([]byte, 0, len(data)), data...)})
 	}
 }
 
