@@ -29,7 +29,9 @@ const NumQueues = 3
 // tagged buffer, which RFC 5041 allows (a Data Sink may instead treat TO as a
 // virtual address; this model does not). The first message on each untagged
 // queue has MSN 1; the buffers posted to a queue take MSNs 1, 2, 3 ... in
-// posting order (modulo 2^32).
+// posting order (modulo 2^32). An MSN m is in range on a queue whose current
+// MSN is c when (m - c) mod 2^32 < 2^31; MSNs below c (already completed)
+// and from c + 2^31 on are KindMSNRange.
 //
 // A Placer is not safe for concurrent use.
 type Placer struct {
