@@ -30,7 +30,7 @@ type Startup struct {
 	Reply       bool   // Reply ("MPA ID Rep Frame") rather than Request
 	M           bool   // markers required in the FPDUs the peer sends
 	C           bool   // CRC preferred
-	R           bool   // Reply only: the connection is rejected
+	R           bool   // the connection is rejected (acted on in a Reply only)
 	Res         uint8  // reserved low 5 bits of octet 16: sent as sent, ignored
 	Rev         uint8  // MPA revision
 	PDLength    uint16 // PD_Length as sent; Marshal writes it as given
@@ -116,7 +116,7 @@ func ParseStartup(b []byte, reply bool, p StartupPolicy) (Startup, int, error) {
 		Reply:    reply,
 		M:        b[16]&flagM != 0,
 		C:        b[16]&flagC != 0,
-		R:        reply && b[16]&flagR != 0, // R is not checked in a Request
+		R:        b[16]&flagR != 0,
 		Res:      b[16] & 0x1f,
 		Rev:      b[17],
 		PDLength: binary.BigEndian.Uint16(b[18:20]),
@@ -132,7 +132,7 @@ func ParseStartup(b []byte, reply bool, p StartupPolicy) (Startup, int, error) {
 		return Startup{}, 0, ErrShortStartup
 	}
 	s.PrivateData = b[StartupHeaderLen:total]
-	if s.R {
+	if s.R && reply { // R is not checked in a Request
 		return s, total, ErrRejected
 	}
 	return s, total, nil
