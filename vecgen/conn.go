@@ -146,6 +146,14 @@ func (g *Gen) Conn(o ConnOpts) *Conn {
 	c.Valid = reqErr == nil && reqN == len(req) && !o.ReqFIN && repOK
 	if c.Valid {
 		c.Neg = mpa.Negotiate(reqF, repF)
+		// The Data Sink's DDP version follows the MPA revision; one
+		// vector holds connections of one version only.
+		if g.validConns == 0 {
+			g.setup.Receiver.DDPVersion = c.Neg.DDPVersion
+		} else if g.setup.Receiver.DDPVersion != c.Neg.DDPVersion {
+			panic("vecgen: a vector mixes DDP versions 0 and 1")
+		}
+		g.validConns++
 		cs.Intended = &vector.Negotiated{
 			I2RMarkers: c.Neg.InitiatorMarkers, R2IMarkers: c.Neg.ResponderMarkers,
 			CRC: c.Neg.CRC, DDPVersion: c.Neg.DDPVersion,

@@ -35,6 +35,8 @@ type Gen struct {
 	nextHost int
 	nextAddr uint64
 	nextSTag uint32
+	// validConns counts connections whose startup succeeds.
+	validConns int
 
 	// notOnePer is set when a segment carrying MPA data is not exactly one
 	// whole FPDU or startup frame.
@@ -59,9 +61,10 @@ func newGen(name string, seed uint64, scale int) *Gen {
 		scale = 1
 	}
 	return &Gen{
-		rng:      rand.New(rand.NewPCG(seed, nameHash(name))),
-		scale:    scale,
-		setup:    vector.Setup{Format: vector.FormatVersion, Name: name, Seed: seed, Scale: scale},
+		rng:   rand.New(rand.NewPCG(seed, nameHash(name))),
+		scale: scale,
+		setup: vector.Setup{Format: vector.FormatVersion, Name: name, Seed: seed, Scale: scale,
+			Receiver: vector.Receiver{DDPVersion: 1}},
 		sbuf:     gopacket.NewSerializeBufferExpectedSize(64, 9100),
 		nextHost: 1,
 		nextAddr: 0x1000_0000,

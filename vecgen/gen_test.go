@@ -63,15 +63,6 @@ func TestScenariosBuildValidFrames(t *testing.T) {
 	}
 }
 
-func has(tags []string, t string) bool {
-	for _, x := range tags {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
-
 func TestBuildDeterministic(t *testing.T) {
 	for _, name := range []string{"many-connections", "resegment-random", "seq-wrap"} {
 		s, _ := Lookup(name)

@@ -90,3 +90,15 @@ func Build(s *Scenario, o Options) *Built {
 	}
 	return &Built{Vector: &vector.Vector{Setup: g.setup, Frames: g.frames}, Intended: g.intended, Scenario: s}
 }
+
+// Generate builds a scenario and computes its expected results with the
+// golden receiver.
+func Generate(s *Scenario, o Options) (*Built, error) {
+	b := Build(s, o)
+	recs, bufs, err := vector.RunGolden(&b.Vector.Setup, b.Vector.Frames)
+	if err != nil {
+		return nil, fmt.Errorf("vecgen: scenario %s: %w", s.Name, err)
+	}
+	b.Vector.Expected, b.Vector.Buffers = recs, bufs
+	return b, nil
+}

@@ -184,6 +184,43 @@ func init() {
 				}
 			},
 		},
+		{
+			Name: "reserved-nonzero", Clean: true,
+			Summary: "non-zero pad octets, non-zero marker reserved bits and FPDUPTR low bits (all inside a valid CRC): a receiver must ignore them",
+			Tags:    []string{"pad-nonzero", "marker-reserved", "fpduptr-low-bits", "markers-both", "crc-on", "one-per-segment"},
+			Build: func(g *Gen) {
+				c := g.FullConn(true, true, true, Link{})
+				h := c.I2R()
+				for k := 0; k < 16*g.scale; k++ {
+					h.SendMsg(0, 1+g.rng.IntN(1400), 0)
+				}
+				for k, f := range h.S.FPDUs[h.fsent:] {
+					b := h.FPDUBytes(f)
+					crc := len(b) - 4
+					padEnd := crc
+					if h.S.Half.IsMarker(h.S.Seq(f.Off + crc - 4)) {
+						padEnd -= 4
+					}
+					for i := padEnd - mpa.PadLen(f.ULPDULen); i < padEnd; i++ {
+						b[i] = 0xa5
+					}
+					for _, m := range markerOffsets(h, f) {
+						m -= f.Off
+						switch k % 3 {
+						case 0:
+							b[m], b[m+1] = 0xff, 0x5a // reserved bits
+						case 1:
+							b[m+3] |= 3 // FPDUPTR low bits, treated as zero
+						case 2:
+							b[m] = 0x80
+							b[m+3] |= 1
+						}
+					}
+					reCRC(b)
+				}
+				h.Emit(h.OnePer())
+			},
+		},
 		// ---- reordering, loss, duplicates, wrap ----
 		{
 			Name: "out-of-order", Clean: true,
@@ -826,7 +863,7 @@ func markerDirs(name string, i2r, r2i bool) *Scenario {
 			"markers-initiator-only": "only in the Initiator's FPDUs (M=1 in the Reply only)",
 			"markers-responder-only": "only in the Responder's FPDUs (M=1 in the Request only)",
 		}[name] + "; traffic both ways, one FPDU per segment",
-		Tags: []string{tag, "crc-on", "one-per-segment", "ddp-tagged", "ddp-untagged", "marker-first"},
+		Tags: markerTags(tag, i2r || r2i),
 		Build: func(g *Gen) {
 			c := g.FullConn(i2r, r2i, true, Link{})
 			c.I2R().Traffic(kib(g, 12), 3000, nil)
@@ -834,6 +871,14 @@ func markerDirs(name string, i2r, r2i bool) *Scenario {
 			g.EmitAll(g.bothWays(Outs(c.I2R(), c.I2R().OnePer()), Outs(c.R2I(), c.R2I().OnePer())))
 		},
 	}
+}
+
+func markerTags(tag string, markers bool) []string {
+	t := []string{tag, "crc-on", "one-per-segment", "ddp-tagged", "ddp-untagged"}
+	if markers {
+		t = append(t, "marker-first")
+	}
+	return t
 }
 
 func crcOneSide(name string, reqC, repC bool) *Scenario {

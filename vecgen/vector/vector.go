@@ -71,6 +71,10 @@ type Receiver struct {
 	// Window is the number of octets beyond rcv_nxt the receiver accepts
 	// per half connection (0: the receiver's default, 1 MiB).
 	Window uint32 `json:"window"`
+	// DDPVersion is the DDP version (DV) the Data Sink accepts: 1 (RFC
+	// 5041), or 0 for vectors whose connections negotiate Rev 0 MPA and so
+	// the RDMA Consortium's DDP.
+	DDPVersion uint8 `json:"ddp_version"`
 }
 
 // Conn is one MPA connection whose startup the receiver follows.
@@ -204,7 +208,7 @@ type Record struct {
 	Src    string `json:"src,omitempty"` // half connection: sender "ip:port"
 	Dst    string `json:"dst,omitempty"` // half connection: receiver "ip:port"
 	Seq    uint32 `json:"seq"`           // see the event kinds in golden/rx
-	Len    int    `json:"len,omitempty"` // ulpdu, placed: octets
+	Len    *int   `json:"len,omitempty"` // ulpdu, placed: octets
 	SHA256 string `json:"sha256,omitempty"`
 	Code   int    `json:"code,omitempty"` // error: RFC 5044 section 8 code 1-4
 	// DDP header fields (placed, deliver, ddp_error).

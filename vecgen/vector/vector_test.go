@@ -13,7 +13,7 @@ import (
 func sample() *Vector {
 	v := &Vector{
 		Setup: Setup{
-			Format: FormatVersion, Name: "sample", Summary: "two frames", Seed: 7, Scale: 1,
+			Format: FormatVersion, Name: "sample", Receiver: Receiver{DDPVersion: 1}, Summary: "two frames", Seed: 7, Scale: 1,
 			Tags:  []string{"aligned"},
 			Conns: []Conn{{Initiator: "10.0.0.1:40000", Responder: "10.0.0.2:4791", InitiatorSeq: 1, ResponderSeq: 2, Intended: &Negotiated{CRC: true, DDPVersion: 1}}},
 			STags: []STag{{STag: 0x100, Conn: 0, Dir: I2R, Addr: 0x1000, Len: 4}},
@@ -26,12 +26,14 @@ func sample() *Vector {
 		Buffers: [][]byte{{1, 2, 3, 4}, {5, 6, 7}},
 	}
 	v.Expected = append([]Record{
-		{Type: "ulpdu", Src: "10.0.0.1:40000", Dst: "10.0.0.2:4791", Seq: 5, Len: 30, SHA256: "00"},
-		{Type: "placed", Seq: 5, Len: 4, Addr: 0x1000, DDP: &DDP{Tagged: true, Last: true, Version: 1, STag: 0x100}, Frame: 1},
+		{Type: "ulpdu", Src: "10.0.0.1:40000", Dst: "10.0.0.2:4791", Seq: 5, Len: intp(30), SHA256: "00"},
+		{Type: "placed", Seq: 5, Len: intp(4), Addr: 0x1000, DDP: &DDP{Tagged: true, Last: true, Version: 1, STag: 0x100}, Frame: 1},
 		{Type: "error", Code: 2, Seq: 99, Frame: 1},
 	}, BufferRecords(&v.Setup, v.Buffers, 2)...)
 	return v
 }
+
+func intp(n int) *int { return &n }
 
 func TestWriteLoadRoundTrip(t *testing.T) {
 	dir := t.TempDir()
