@@ -622,7 +622,7 @@ func (h *half) runFPDUs() {
 			return
 		}
 		fpdu := h.pend[:wl]
-		if p, ok := h.passed[seq]; ok && p.wireLen == wl {
+		if p, ok := h.passedAt(seq); ok && p.wireLen == wl {
 			// Passed out of order already: the in-order point passes it now.
 			delete(h.passed, seq)
 			h.advance(wl)
@@ -651,6 +651,16 @@ func (h *half) runFPDUs() {
 			h.deliver(lseq, hdr)
 		}
 	}
+}
+
+// passedAt returns the FPDU at seq if it was passed out of order. (The
+// length test spares a map lookup per FPDU in the common in-order case.)
+func (h *half) passedAt(seq uint32) (passedFPDU, bool) {
+	if len(h.passed) == 0 {
+		return passedFPDU{}, false
+	}
+	p, ok := h.passed[seq]
+	return p, ok
 }
 
 func (h *half) advance(wl int) {

@@ -227,32 +227,45 @@ func TCPChecksum(src, dst [4]byte, segment []byte) uint16 {
 
 // sum adds b, as big-endian 16-bit words (an odd last octet padded with a
 // zero octet), to acc. The result is congruent to the ones' complement sum
-// modulo 0xffff; fold reduces it to 16 bits. It adds 64 bits at a time with
-// end-around carry, which is valid because 2^16, 2^32 and 2^64 are all 1
-// modulo 0xffff (RFC 1071 section 2).
+// modulo 0xffff; fold reduces it to 16 bits. The ones' complement sum does
+// not depend on byte order (RFC 1071 section 2(B)), so sumLE adds the octets
+// as little-endian words, which needs no byte swaps, and the folded result is
+// swapped back once.
 func sum(b []byte, acc uint64) uint64 {
-	var c uint64
-	for len(b) >= 32 {
-		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[0:]), c)
-		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[8:]), c)
-		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[16:]), c)
-		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b[24:]), c)
-		b = b[32:]
+	le := fold(sumLE(b))
+	return acc + uint64(bits.ReverseBytes16(le))
+}
+
+// sumLE adds b as little-endian 64-bit words with end-around carry, which
+// is valid because 2^16, 2^32 and 2^64 are all 1 modulo 0xffff (RFC 1071
+// section 2).
+func sumLE(b []byte) uint64 {
+	var acc, c uint64
+	for len(b) >= 64 {
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[0:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[8:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[16:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[24:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[32:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[40:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[48:]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[56:]), c)
+		b = b[64:]
 	}
 	for len(b) >= 8 {
-		acc, c = bits.Add64(acc, binary.BigEndian.Uint64(b), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b), c)
 		b = b[8:]
 	}
 	if len(b) >= 4 {
-		acc, c = bits.Add64(acc, uint64(binary.BigEndian.Uint32(b)), c)
+		acc, c = bits.Add64(acc, uint64(binary.LittleEndian.Uint32(b)), c)
 		b = b[4:]
 	}
 	if len(b) >= 2 {
-		acc, c = bits.Add64(acc, uint64(binary.BigEndian.Uint16(b)), c)
+		acc, c = bits.Add64(acc, uint64(binary.LittleEndian.Uint16(b)), c)
 		b = b[2:]
 	}
 	if len(b) == 1 {
-		acc, c = bits.Add64(acc, uint64(b[0])<<8, c)
+		acc, c = bits.Add64(acc, uint64(b[0]), c)
 	}
 	acc, c = bits.Add64(acc, c, 0)
 	return acc + c // when c is 1 here, acc is 0: no further carry
