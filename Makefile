@@ -25,3 +25,7 @@ lint-go: $(SIM_LIBS)
 	$(GO) vet ./...
 
 clean: clean-rtl
+
+# Go benchmarks of the golden model, each reported against its baseline.
+bench:
+	$(GO) test -run '^$$' -bench 'ReceiverAligned' -benchtime 3s ./golden/rx
