@@ -29,3 +29,7 @@ clean: clean-rtl
 # Go benchmarks of the golden model, each reported against its baseline.
 bench:
 	$(GO) test -run '^$$' -bench 'ReceiverAligned' -benchtime 3s ./golden/rx
+
+# The main job: replay every built-in conformance vector and print the report.
+run:
+	$(GO) run ./cmd/mparx run vectors

@@ -2,7 +2,12 @@
 //
 // Usage:
 //
-//	mparx replay [--json] [--engine golden] FILE.pcap
+//	mparx run [--engine golden] [DIR]
+//	mparx replay [--json] [--permissive] [--engine golden] FILE.pcap
+//
+// run replays every conformance vector under DIR (default vectors) and
+// compares the results with the vector's expected results (the project's
+// main job; `make run`).
 //
 // replay reads a pcap of Ethernet frames, follows every TCP connection that
 // starts with MPA startup frames (as Wireshark's heuristic finds them),
@@ -32,11 +37,15 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: mparx replay [--json] [--permissive] [--engine golden] FILE.pcap`
+const usage = `usage: mparx run [--engine golden] [DIR]
+       mparx replay [--json] [--permissive] [--engine golden] FILE.pcap`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad
 // usage or unreadable input).
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) >= 1 && args[0] == "run" {
+		return runVectors(args[1:], stdout, stderr)
+	}
 	if len(args) < 1 || args[0] != "replay" {
 		fmt.Fprintln(stderr, usage)
 		return 2
@@ -62,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mparx: %v\n", err)
 		return 2
 	}
-	r := rx.New(rx.Config{Auto: true, Policy: mpa.StartupPolicy{Permissive: *permissive}})
+	r := rx.New(rx.Config{Auto: true, Digests: true, Policy: mpa.StartupPolicy{Permissive: *permissive}})
 	for _, f := range frames {
 		r.Frame(f)
 	}
