@@ -12,6 +12,7 @@ deps:
 	@sh scripts/deps.sh
 
 include mk/rtl.mk
+include mk/vectors.mk
 
 test: deps $(SIM_LIBS)
 	$(GO) vet ./...
