@@ -243,7 +243,9 @@ func (h *Half) Raw(b []byte) int {
 func (h *Half) ULPDU(u []byte) mpa.FPDURef {
 	f := h.S.Add(u)
 	h.fpduEnd[f.Seq] = f.Seq + uint32(f.Len)
-	h.c.g.intend(h, f.LengthSeq, u)
+	if !h.c.g.noIntent {
+		h.c.g.intend(h, f.LengthSeq, u)
+	}
 	return f
 }
 
@@ -415,8 +417,28 @@ func (h *Half) rdmap(op byte) byte {
 
 // Segment frames one DDP segment (header and payload) as the next FPDU.
 func (h *Half) Segment(d DDP, payload []byte) mpa.FPDURef {
-	u := d.Append(make([]byte, 0, d.Len()+len(payload)))
-	return h.ULPDU(append(u, payload...))
+	g := h.c.g
+	var u []byte
+	if g.noIntent {
+		u = d.Append(g.scratch[:0]) // framed at once, not kept
+	} else {
+		u = d.Append(make([]byte, 0, d.Len()+len(payload)))
+	}
+	u = append(u, payload...)
+	g.scratch = u[:0]
+	return h.ULPDU(u)
+}
+
+// Reserve makes room in the stream for about n more octets of ULPDUs, so
+// that framing a large amount of traffic does not copy the stream as it
+// grows.
+func (h *Half) Reserve(n int) {
+	n += n/32 + 1024 // headers, pad, CRC, markers
+	if cap(h.S.Data)-len(h.S.Data) < n {
+		d := make([]byte, len(h.S.Data), len(h.S.Data)+n)
+		copy(d, h.S.Data)
+		h.S.Data = d
+	}
 }
 
 // segSize returns the payload octets per DDP segment: seg if positive,

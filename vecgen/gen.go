@@ -45,6 +45,8 @@ type Gen struct {
 	// connection: what a receiver must pass when nothing goes wrong.
 	intended []Intended
 	progress func(frames int)
+	noIntent bool   // do not record Intended (benchmarks)
+	scratch  []byte // ULPDU scratch when noIntent
 }
 
 // Intended is one ULPDU a scenario sent.

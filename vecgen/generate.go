@@ -57,6 +57,9 @@ type Options struct {
 	Scale int
 	// Progress, when set, is called every 100,000 frames with the count.
 	Progress func(frames int)
+	// NoIntended skips recording what the scenario sent (Built.Intended),
+	// which only tests need.
+	NoIntended bool
 }
 
 // Built is a generated vector before its expected results are computed,
@@ -72,6 +75,7 @@ type Built struct {
 func Build(s *Scenario, o Options) *Built {
 	g := newGen(s.Name, o.Seed, o.Scale)
 	g.progress = o.Progress
+	g.noIntent = o.NoIntended
 	s.Build(g)
 	g.setup.Summary = s.Summary
 	g.setup.Tags = append([]string{}, s.Tags...)

@@ -93,6 +93,7 @@ func (h *Half) SendMsg(qn uint32, size, seg int) []mpa.FPDURef {
 // DDP segment payload limit per message (nil: MULPDU).
 func (h *Half) Traffic(total, maxMsg int, seg func() int) {
 	g := h.c.g
+	h.Reserve(total + maxMsg)
 	for sent := 0; sent < total; {
 		size := 1 + g.rng.IntN(maxMsg)
 		s := 0
