@@ -137,3 +137,21 @@ func FuzzReadPcap(f *testing.F) {
 		_, _ = ReadPcap(bytes.NewReader(b)) // must not panic
 	})
 }
+
+func FuzzDecodeSetup(f *testing.F) {
+	b, err := EncodeSetup(&sample().Setup)
+	require.NoError(f, err)
+	f.Add(b)
+	f.Add([]byte(`{"format":1,"name":"x","connections":[{"initiator":"1.2.3.4:1"}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := DecodeSetup(b)
+		if err != nil {
+			return
+		}
+		again, err := EncodeSetup(&s)
+		require.NoError(t, err)
+		back, err := DecodeSetup(again)
+		require.NoError(t, err)
+		assert.Equal(t, s, back)
+	})
+}
