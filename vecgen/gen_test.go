@@ -157,3 +157,57 @@ func TestMULPDUBoundsFPDUs(t *testing.T) {
 }
 
 func timeDur(i int) time.Duration { return time.Duration(i) }
+
+// TestCutsLandInsideFields checks that the re-segmenting scenarios really
+// cut segments inside ULPDU_Length, inside markers, inside pad and inside
+// the CRC field, by locating every segment boundary in the FPDU layout.
+func TestCutsLandInsideFields(t *testing.T) {
+	for _, name := range []string{"resegment-fields", "resegment-octet"} {
+		b := built(t, name)
+		kinds := map[string]int{}
+		for _, c := range b.gen.conns {
+			h := c.I2R()
+			starts := map[uint32]bool{}
+			for _, f := range b.Vector.Frames {
+				p, err := wire.Parse(f.Data)
+				require.NoError(t, err)
+				if p.SrcPort == h.src.Port && p.SrcIP == h.src.IP && len(p.Payload) > 0 {
+					starts[p.Seq] = true
+				}
+			}
+			for _, f := range h.S.FPDUs {
+				in := func(lo, hi uint32) bool { // a boundary strictly inside [lo, hi)
+					for s := lo + 1; s != hi; s++ {
+						if starts[s] {
+							return true
+						}
+					}
+					return false
+				}
+				end := f.Seq + uint32(f.Len)
+				crc := end - 4
+				padEnd := crc
+				if h.S.Half.IsMarker(crc - 4) {
+					padEnd -= 4
+				}
+				if in(f.LengthSeq, f.LengthSeq+2) {
+					kinds["length"]++
+				}
+				if in(crc, end) {
+					kinds["crc"]++
+				}
+				if pad := uint32(mpa.PadLen(f.ULPDULen)); pad > 0 && (in(padEnd-pad, padEnd) || starts[padEnd-pad]) {
+					kinds["pad"]++
+				}
+				for s := f.Seq; s != end; s += 4 {
+					if h.S.Half.IsMarker(s) && in(s, s+4) {
+						kinds["marker"]++
+					}
+				}
+			}
+		}
+		for _, k := range []string{"length", "marker", "pad", "crc"} {
+			assert.Positive(t, kinds[k], "%s: no segment boundary inside %s", name, k)
+		}
+	}
+}

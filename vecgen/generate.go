@@ -68,6 +68,7 @@ type Built struct {
 	Vector   *vector.Vector
 	Intended []Intended
 	Scenario *Scenario
+	gen      *Gen
 }
 
 // Build runs a scenario and returns its frames and setup (Expected and
@@ -92,7 +93,7 @@ func Build(s *Scenario, o Options) *Built {
 	if err := g.setup.Validate(); err != nil {
 		panic(fmt.Sprintf("vecgen: scenario %s: %v", s.Name, err))
 	}
-	return &Built{Vector: &vector.Vector{Setup: g.setup, Frames: g.frames}, Intended: g.intended, Scenario: s}
+	return &Built{Vector: &vector.Vector{Setup: g.setup, Frames: g.frames}, Intended: g.intended, Scenario: s, gen: g}
 }
 
 // Generate builds a scenario and computes its expected results with the
