@@ -3,7 +3,7 @@
 // Usage:
 //
 //	mparx run [--engine golden] [DIR]
-//	mparx replay [--json] [--permissive] [--engine golden] FILE.pcap
+//	mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors) and
 // compares the results with the vector's expected results (the project's
@@ -13,12 +13,13 @@
 // starts with MPA startup frames (as Wireshark's heuristic finds them),
 // configures each half connection from them (markers, CRC, SeqStart), runs
 // the golden receiver and prints a summary per half connection, or with
-// --json one JSON object per line for every event.
+// --json one JSON object per line for every event, in the expected.jsonl
+// format of the conformance vectors (vectors/README.md). Given a vector
+// directory instead of a pcap, replay uses the vector's setup (connections,
+// STags, receive buffers) and its --json output equals expected.jsonl.
 package main
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,7 @@ import (
 
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/vector"
 )
 
 func main() {
@@ -38,7 +40,7 @@ func main() {
 }
 
 const usage = `usage: mparx run [--engine golden] [DIR]
-       mparx replay [--json] [--permissive] [--engine golden] FILE.pcap`
+       mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad
 // usage or unreadable input).
@@ -52,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	jsonOut := fs.Bool("json", false, "print one JSON object per event")
+	jsonOut := fs.Bool("json", false, "print one JSON object per event (the expected.jsonl format of vectors)")
 	permissive := fs.Bool("permissive", false, "accept MPA Rev 0 startup frames (RFC 5044 Appendix C)")
 	engine := fs.String("engine", "golden", "receiver engine: golden")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -66,17 +68,51 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mparx: engine %q is not available\n", *engine)
 		return 2
 	}
-	frames, err := readPcap(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "mparx: %v\n", err)
-		return 2
-	}
-	r := rx.New(rx.Config{Auto: true, Digests: true, Policy: mpa.StartupPolicy{Permissive: *permissive}})
-	for _, f := range frames {
-		r.Frame(f)
+	var recs []vector.Record
+	onEvent := func(e *rx.Event) { recs = append(recs, vector.EventRecord(e)) }
+	var r *rx.Receiver
+	path := fs.Arg(0)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		// A vector directory: its setup gives the connections, STags and
+		// receive buffers, and the output ends with the buffer records, so
+		// it can be compared line by line with expected.jsonl.
+		v, err := vector.Load(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "mparx: %v\n", err)
+			return 2
+		}
+		g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: onEvent})
+		if err != nil {
+			fmt.Fprintf(stderr, "mparx: %v\n", err)
+			return 2
+		}
+		r = g.Receiver
+		for _, f := range v.Frames {
+			r.Frame(f.Data)
+		}
+		bufs := v.Setup.Buffers()
+		contents := make([][]byte, len(bufs))
+		for i, b := range bufs {
+			contents[i] = g.Placer.Memory().Read(b.Addr, int(b.Len))
+		}
+		recs = append(recs, vector.BufferRecords(&v.Setup, contents, len(v.Frames))...)
+	} else {
+		frames, err := readPcap(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "mparx: %v\n", err)
+			return 2
+		}
+		r = rx.New(rx.Config{Auto: true, Digests: true, OnEvent: onEvent, Policy: mpa.StartupPolicy{Permissive: *permissive}})
+		for _, f := range frames {
+			r.Frame(f)
+		}
 	}
 	if *jsonOut {
-		if err := writeJSON(stdout, r.Events()); err != nil {
+		b, err := vector.EncodeRecords(recs)
+		if err == nil {
+			_, err = stdout.Write(b)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
@@ -111,43 +147,6 @@ func readPcap(path string) ([][]byte, error) {
 		}
 		frames = append(frames, data)
 	}
-}
-
-// jsonEvent is the --json form of an event.
-type jsonEvent struct {
-	Type   string `json:"type"`
-	Src    string `json:"src"`
-	Dst    string `json:"dst"`
-	Seq    uint32 `json:"seq"`
-	Len    *int   `json:"len,omitempty"`
-	SHA256 string `json:"sha256,omitempty"`
-	Code   int    `json:"code,omitempty"`
-	Frame  int    `json:"frame"`
-	Detail string `json:"detail,omitempty"`
-}
-
-func writeJSON(w io.Writer, evs []rx.Event) error {
-	enc := json.NewEncoder(w)
-	for _, e := range evs {
-		j := jsonEvent{Type: e.Kind.String(), Src: e.Half.Src(), Dst: e.Half.Dst(), Seq: e.Seq, Frame: e.Frame}
-		switch e.Kind {
-		case rx.ULPDU:
-			n := e.Len
-			j.Len, j.SHA256 = &n, hex.EncodeToString(e.SHA256[:])
-		case rx.Placed:
-			n := e.Len
-			j.Len = &n
-		case rx.MPAError:
-			j.Code = e.Code
-		}
-		if e.Err != nil {
-			j.Detail = e.Err.Error()
-		}
-		if err := enc.Encode(j); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func writeTable(w io.Writer, r *rx.Receiver) {

@@ -88,3 +88,17 @@ func TestRunVectors(t *testing.T) {
 	assert.Equal(t, 0, run([]string{"run", filepath.Join("..", "..", "vectors")}, &out, &errb), out.String()+errb.String())
 	assert.Contains(t, out.String(), " 0 failed")
 }
+
+// Replaying a vector directory reproduces its expected.jsonl byte for byte.
+func TestReplayVectorDirEqualsExpected(t *testing.T) {
+	dirs, err := vector.Dirs(filepath.Join("..", "..", "vectors"))
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, dir := range dirs {
+		want, err := os.ReadFile(filepath.Join(dir, vector.ExpectedFile))
+		require.NoError(t, err)
+		var out, errb bytes.Buffer
+		require.Equal(t, 0, run([]string{"replay", "--json", dir}, &out, &errb), errb.String())
+		assert.Equal(t, string(want), out.String(), dir)
+	}
+}

@@ -38,13 +38,14 @@ type Placer struct {
 	// Version is the DDP version (DV) accepted in every header: VersionIETF
 	// (1, RFC 5041, the default) or VersionRDMC (0) for RDMA Consortium
 	// peers. A segment with another version is KindTaggedVersion or
-	// KindUntaggedVersion.
+	// KindUntaggedVersion. SetVersion overrides it per stream.
 	Version uint8
 
-	mem     *Memory
-	stags   map[uint32]*region
-	regions []*region // every registration, in order, for Image
-	streams map[StreamID]*[NumQueues]queue
+	versions map[StreamID]uint8
+	mem      *Memory
+	stags    map[uint32]*region
+	regions  []*region // every registration, in order, for Image
+	streams  map[StreamID]*[NumQueues]queue
 }
 
 type region struct {
@@ -78,6 +79,24 @@ func NewPlacer(mem *Memory) *Placer {
 
 // Memory returns the memory the Placer writes to.
 func (p *Placer) Memory() *Memory { return p.mem }
+
+// SetVersion sets the DDP version accepted on stream s, overriding Version
+// for it: the receiver calls it with the version its MPA startup negotiated
+// (0 when a permissive end met an RDMA Consortium peer, RFC 5044 Appendix C).
+func (p *Placer) SetVersion(s StreamID, v uint8) {
+	if p.versions == nil {
+		p.versions = map[StreamID]uint8{}
+	}
+	p.versions[s] = v
+}
+
+// version returns the DDP version accepted on stream s.
+func (p *Placer) version(s StreamID) uint8 {
+	if v, ok := p.versions[s]; ok {
+		return v
+	}
+	return p.Version
+}
 
 // RegisterSTag makes the length octets at base a tagged buffer named stag,
 // owned by stream s. It fails if stag is already registered and valid, or if
@@ -161,8 +180,8 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	}
 	n := uint64(len(payload))
 	if h.Tagged {
-		if h.Version != p.Version {
-			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", h.Version, p.Version)
+		if v := p.version(s); h.Version != v {
+			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", h.Version, v)
 		}
 		r := p.stags[h.STag]
 		switch {
@@ -182,8 +201,8 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 		return pl, nil
 	}
 
-	if h.Version != p.Version {
-		return pl, errorf(KindUntaggedVersion, "DV %d, accepting %d", h.Version, p.Version)
+	if v := p.version(s); h.Version != v {
+		return pl, errorf(KindUntaggedVersion, "DV %d, accepting %d", h.Version, v)
 	}
 	if h.QN >= NumQueues {
 		return pl, errorf(KindInvalidQN, "QN %d", h.QN)

@@ -540,6 +540,9 @@ func (h *half) establish() {
 	rh.params = mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: rh.frameEnd}
 	for _, x := range []*half{ih, rh} {
 		x.ddpVersion = n.DDPVersion
+		if pl := x.r.cfg.Placer; pl != nil {
+			pl.SetVersion(x.id, n.DDPVersion)
+		}
 		x.state = stFull
 		x.passed = map[uint32]passedFPDU{}
 		x.r.emit(Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart})
