@@ -4,7 +4,7 @@ GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
 
-.PHONY: all deps test test-go lint lint-go run bench vectors gen-vecs fuzz clean
+.PHONY: all deps test lint lint-go run bench fuzz-short clean
 
 all: test
 
@@ -17,6 +17,12 @@ include mk/vectors.mk
 test: deps $(SIM_LIBS)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 25m ./...
+	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
+
+# Bounded mutation runs of every Go fuzz target (make test runs them briefly).
+FUZZTIME ?= 5s
+fuzz-short:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
 
 lint: lint-go lint-rtl
 
