@@ -1,5 +1,194 @@
-# RTL, Verilator and synthesis rules (owned by the co-simulation work).
-SIM_LIBS :=
-.PHONY: lint-rtl clean-rtl
+# RTL, Verilator co-simulation and synthesis rules (owned by the co-simulation
+# work; see docs/cosim.md and docs/synth.md). Included by the top Makefile,
+# which defines GO and uses SIM_LIBS, lint-rtl and clean-rtl.
+#
+# Everything is built under $(RTL_BUILD) (sim/.gitignore). Each rule has real
+# file targets, so `make` rebuilds only what changed: one variant's Verilator
+# model when its sources or parameters change, the shim when the model's
+# header changes, the library archive when any member changes.
+
+RTL_BUILD ?= sim/build
+VERILATOR ?= verilator
+IVERILOG  ?= iverilog
+YOSYS     ?= yosys
+NEXTPNR   ?= nextpnr-ice40
+SIM_CXX   ?= g++
+AR        ?= ar
+
+RTL_SRCS   := $(sort $(wildcard rtl/*.v))
+SYNTH_SRCS := $(sort $(wildcard scripts/synth/*.v))
+
+# ---------------------------------------------------------------------------
+# Co-simulation models. A variant is a top module with one parameter set; all
+# variants are linked into one library with their own class prefix
+# (V<variant>), so several widths of one top coexist in one Go test binary.
+# To add one: $(eval $(call sim_variant,NAME,TOP,SOURCES,VERILATOR_ARGS)).
+
+# Lazily evaluated: verilator may be installed by `make deps` in this run.
+VL_ROOT = $(shell $(VERILATOR) --getenv VERILATOR_ROOT)
+VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-max-array 4096 \
+	-Wno-fatal --no-timing
+SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
+	-Isim -Icosim -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
+	-faligned-new -fcf-protection=none -Wno-bool-operation -Wno-sign-compare \
+	-Wno-uninitialized -Wno-unused-but-set-variable -Wno-unused-parameter \
+	-Wno-unused-variable -Wno-shadow
+
+SIM_VARIANTS :=
+SIM_VARIANT_LIBS :=
+SIM_VARIANT_OBJS :=
+
+# $(call sim_variant,NAME,TOP,SOURCES,VERILATOR_ARGS)
+define sim_variant
+SIM_VARIANTS += $(1)
+SIM_ARGS_$(1) := --top-module $(2) $(4) $(3)
+SIM_VARIANT_LIBS += $(RTL_BUILD)/$(1)/V$(1)__ALL.a
+SIM_VARIANT_OBJS += $(RTL_BUILD)/$(1)/shim_$(1).o
+
+$(RTL_BUILD)/$(1)/args.txt: rtl-force
+	@mkdir -p $$(@D)
+	@echo '$(2) $(3) $(4)' | cmp -s - $$@ || echo '$(2) $(3) $(4)' > $$@
+
+$(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_BUILD)/$(1)/args.txt $(RTL_BUILD)/verilator-version.txt
+	$(VERILATOR) $(VL_FLAGS) --prefix V$(1) --top-module $(2) $(4) -y rtl \
+		--Mdir $(RTL_BUILD)/$(1) $(3)
+	@touch $$@
+
+$(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
+	$(MAKE) --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk V$(1)__ALL.a \
+		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+
+$(RTL_BUILD)/$(1)/shim_$(1).cpp: $(RTL_BUILD)/$(1)/verilated.stamp $(RTL_BUILD)/shimgen
+	$(RTL_BUILD)/shimgen -variant $(1) -header $(RTL_BUILD)/$(1)/V$(1).h -o $$@
+
+$(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h cosim/mparxsim.h
+	$(SIM_CXX) $(SIM_CXXFLAGS) -O3 -I$(RTL_BUILD)/$(1) -c $$< -o $$@
+endef
+
+SIM_WIDTHS := 64 128 256 512
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc32c.v,-GDATA_WIDTH=$(w))))
+
+SIM_LIB := $(RTL_BUILD)/libmparxsim.a
+# The static libraries the cgo packages link against (package cosim).
+SIM_LIBS := $(SIM_LIB)
+
+VL_RUNTIME := verilated verilated_threads verilated_fst_c
+VL_RUNTIME_OBJS := $(addprefix $(RTL_BUILD)/runtime/,$(addsuffix .o,$(VL_RUNTIME)))
+SIM_RUNTIME_OBJS := $(RTL_BUILD)/runtime/cosim_runtime.o $(RTL_BUILD)/runtime/registry.o
+
+.PHONY: rtl-force sim-libs lint-rtl clean-rtl synth bench-cosim
+rtl-force:
+
+sim-libs: $(SIM_LIBS)
+
+$(RTL_BUILD)/shimgen: $(wildcard cosim/internal/shimgen/*.go)
+	@mkdir -p $(@D)
+	$(GO) build -o $@ ./cosim/internal/shimgen
+
+# Verilator's own runtime, rebuilt when the installed Verilator changes.
+$(RTL_BUILD)/verilator-version.txt: rtl-force
+	@mkdir -p $(@D)
+	@v="$$($(VERILATOR) --version)"; echo "$$v" | cmp -s - $@ || echo "$$v" > $@
+
+$(RTL_BUILD)/runtime/%.o: $(RTL_BUILD)/verilator-version.txt
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c $(VL_ROOT)/include/$*.cpp -o $@
+
+$(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h cosim/mparxsim.h
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@
+
+$(RTL_BUILD)/variants.txt: rtl-force
+	@mkdir -p $(@D)
+	@echo '$(strip $(SIM_VARIANTS))' | cmp -s - $@ || echo '$(strip $(SIM_VARIANTS))' > $@
+
+$(RTL_BUILD)/runtime/registry.cpp: $(RTL_BUILD)/variants.txt $(RTL_BUILD)/shimgen
+	@mkdir -p $(@D)
+	$(RTL_BUILD)/shimgen -registry -o $@ $(SIM_VARIANTS)
+
+$(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h cosim/mparxsim.h
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@
+
+# One archive: every variant's model, its shim, the runtime and the registry.
+$(SIM_LIB): $(SIM_VARIANT_LIBS) $(SIM_VARIANT_OBJS) $(SIM_RUNTIME_OBJS) $(VL_RUNTIME_OBJS)
+	@rm -f $@.tmp
+	@{ echo "create $@.tmp"; \
+	   for a in $(SIM_VARIANT_LIBS); do echo "addlib $$a"; done; \
+	   for o in $(SIM_VARIANT_OBJS) $(SIM_RUNTIME_OBJS) $(VL_RUNTIME_OBJS); do echo "addmod $$o"; done; \
+	   echo save; echo end; } | $(AR) -M
+	@mv $@.tmp $@
+	@echo "built $@ ($(words $(SIM_VARIANTS)) variants)"
+
+# ---------------------------------------------------------------------------
+# Lint: every module under rtl/ (and the synthesis shells) alone with its
+# default parameters, then every co-simulation variant with its parameters.
 lint-rtl:
+	@set -e; for f in $(RTL_SRCS) $(SYNTH_SRCS); do \
+		m=$$(basename $$f .v); \
+		echo "lint $$m"; \
+		$(VERILATOR) --lint-only -Wall -y rtl --top-module $$m $$f; \
+		$(IVERILOG) -g2005 -y rtl -s $$m -o /dev/null $$f; \
+	done
+	@set -e; $(foreach v,$(SIM_VARIANTS),echo "lint $(v)"; \
+		$(VERILATOR) --lint-only -Wall -y rtl $(SIM_ARGS_$(v));)
+
 clean-rtl:
+	rm -rf $(RTL_BUILD)
+
+# ---------------------------------------------------------------------------
+# Synthesis (docs/synth.md): Yosys synth_ice40 and synth_xilinx of each block
+# alone for LUT and flip-flop counts, nextpnr-ice40 (HX8K, seed 1) of the block
+# in its shell (scripts/synth/*_shell.v) for fmax. The baseline crc32c_ref is
+# measured in the same run.
+SYNTH_DIR    := $(RTL_BUILD)/synth
+SYNTH_BLOCKS := crc32c crc32c_ref
+SYNTH_WIDTHS := 64 128 256 512
+NEXTPNR_FLAGS := --hx8k --package ct256 --pcf-allow-unconstrained --timing-allow-fail \
+	--seed 1 --freq 200
+SYNTH_SRC_crc32c     := rtl/crc32c.v
+SYNTH_SRC_crc32c_ref := scripts/synth/crc32c_ref.v
+
+# $(call synth_rules,BLOCK,WIDTH)
+define synth_rules
+SYNTH_OUTS += $(SYNTH_DIR)/$(1)_w$(2).ice40.txt $(SYNTH_DIR)/$(1)_w$(2).xilinx.txt \
+	$(SYNTH_DIR)/$(1)_w$(2).pnr.txt
+
+$(SYNTH_DIR)/$(1)_w$(2).ice40.txt: $(SYNTH_SRC_$(1))
+	@mkdir -p $$(@D)
+	@echo "synth_ice40  $(1) DATA_WIDTH=$(2)"
+	@TIMEFORMAT='yosys_seconds %R'; { time $(YOSYS) -q -l $$@.log -p "read_verilog $(SYNTH_SRC_$(1)); \
+		chparam -set DATA_WIDTH $(2) $(1); synth_ice40 -top $(1); tee -q -o $$@.tmp stat" \
+		>/dev/null; } 2> $$@.time
+	@cat $$@.tmp $$@.time > $$@ && rm -f $$@.tmp $$@.time
+
+$(SYNTH_DIR)/$(1)_w$(2).xilinx.txt: $(SYNTH_SRC_$(1))
+	@mkdir -p $$(@D)
+	@echo "synth_xilinx $(1) DATA_WIDTH=$(2)"
+	@$(YOSYS) -q -l $$@.log -p "read_verilog $(SYNTH_SRC_$(1)); \
+		chparam -set DATA_WIDTH $(2) $(1); synth_xilinx -top $(1); tee -q -o $$@.tmp stat" >/dev/null
+	@mv $$@.tmp $$@
+
+$(SYNTH_DIR)/$(1)_w$(2).shell.json: $(SYNTH_SRC_$(1)) scripts/synth/$(1)_shell.v
+	@mkdir -p $$(@D)
+	@echo "synth_ice40  $(1)_shell DATA_WIDTH=$(2)"
+	@$(YOSYS) -q -l $$@.log -p "read_verilog $(SYNTH_SRC_$(1)) scripts/synth/$(1)_shell.v; \
+		chparam -set DATA_WIDTH $(2) $(1)_shell; synth_ice40 -top $(1)_shell -json $$@.tmp" >/dev/null
+	@mv $$@.tmp $$@
+
+$(SYNTH_DIR)/$(1)_w$(2).pnr.txt: $(SYNTH_DIR)/$(1)_w$(2).shell.json
+	@echo "nextpnr-ice40 $(1) DATA_WIDTH=$(2)"
+	@$(NEXTPNR) $(NEXTPNR_FLAGS) --json $$< > $$@.tmp 2>&1 || { tail -20 $$@.tmp; exit 1; }
+	@mv $$@.tmp $$@
+endef
+
+SYNTH_OUTS :=
+$(foreach b,$(SYNTH_BLOCKS),$(foreach w,$(SYNTH_WIDTHS),$(eval $(call synth_rules,$(b),$(w)))))
+
+synth: $(SYNTH_OUTS)
+	@sh scripts/synth/report.sh $(SYNTH_DIR) "$(SYNTH_WIDTHS)"
+
+# ---------------------------------------------------------------------------
+# Co-simulation speed: the batched cgo harness against the same models stepped
+# by a plain C++ loop, in one run (docs/cosim.md).
+bench-cosim: $(SIM_LIBS)
+	$(GO) run ./cosim/internal/cosimbench

@@ -1,0 +1,325 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * crc32c: parallel CRC32C (Castagnoli, iSCSI / MPA) over a DATA_WIDTH-bit
+ * AXI4-Stream, one beat per clock, no bubbles.
+ *
+ * Input (s_axis):
+ *   - A message is the run of kept bytes from the first beat after reset or
+ *     after a tlast beat, through the next tlast beat.
+ *   - tkeep may be partial on the first beat (the message starts on any byte
+ *     lane: null lanes below the first kept lane) and on the tlast beat (null
+ *     lanes above the last kept lane); a one-beat message may have both.
+ *     Kept lanes of a beat are contiguous and every beat keeps at least one
+ *     lane. Beats between the first and the tlast beat keep all lanes.
+ *   - The data of null lanes is ignored (masked to zero).
+ * Output (m_axis): one 32-bit beat per message, the CRC32C (reflected,
+ *   init 0xFFFFFFFF, final XOR 0xFFFFFFFF) in wire byte order: tdata[7:0]
+ *   is the first CRC octet on the wire (the least significant octet of the
+ *   CRC value, as iSCSI digests and the MPA CRC field are sent).
+ * Flow control: the whole pipeline advances when the output is empty or
+ *   accepted; s_axis_tready = !m_axis_tvalid || m_axis_tready.
+ *
+ * Latency: 4 + log2(DATA_WIDTH/8) advancing cycles from the handshake of the
+ *   tlast beat to m_axis_tvalid (7 at 64 bit, 8 at 128, 9 at 256, 10 at 512).
+ *   Messages may be back to back: one CRC per cycle if every beat is a tlast.
+ *
+ * Construction: every XOR matrix is a localparam computed by a constant
+ *   function over flat bit vectors (Yosys 0.23 friendly). Pipeline:
+ *   A  input register: data masked by tkeep (maps onto flip-flop resets),
+ *      first/last flags.
+ *   B  start and end lane encoders; partial data contributions per 64-bit
+ *      group (D * data, as if the state were zero); init term
+ *      K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF for a first beat.
+ *   C  sum of the partials and the init term: Y.
+ *   D  the only loop: R <= (first ? 0 : x^(8*LANES) * R) ^ Y. After the
+ *      tlast beat R holds the CRC register as if the null lanes above the
+ *      last kept lane had been zero bytes: x^(8*t) * CRC, t = null lanes.
+ *   T  log2(LANES) stages multiply by x^(-8 * 2^b) when bit b of t is set,
+ *      the last one applying the final XOR.
+ */
+module crc32c #(
+    // Width of the input stream (64, 128, 256 or 512).
+    parameter DATA_WIDTH = 64,
+    // Width of tkeep (one bit per byte lane).
+    parameter KEEP_WIDTH = DATA_WIDTH / 8,
+    // Fold the data matrix into the loop (see stage D); default for 64 bit.
+    parameter MERGE_LOOP = DATA_WIDTH <= 64
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire [DATA_WIDTH-1:0] s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0] s_axis_tkeep,
+    input  wire                  s_axis_tvalid,
+    output wire                  s_axis_tready,
+    input  wire                  s_axis_tlast,
+
+    output wire [31:0]           m_axis_tdata,
+    output wire                  m_axis_tvalid,
+    input  wire                  m_axis_tready
+);
+
+localparam LANES = KEEP_WIDTH;
+localparam LANE_BITS = $clog2(LANES);
+localparam GROUP_WIDTH = DATA_WIDTH > 64 ? 64 : DATA_WIDTH;
+localparam GROUPS = DATA_WIDTH / GROUP_WIDTH;
+
+// Reflected Castagnoli polynomial (0x1EDC6F41 bit-reversed).
+localparam [31:0] POLY = 32'h82F63B78;
+
+// Contribution of every data bit to the CRC register after a whole beat,
+// starting from a zero register: row i (DATA_WIDTH bits at i*DATA_WIDTH)
+// selects the data bits whose XOR is bit i. Data bit p is processed p-th
+// (lane 0 bit 0 first, as reflected CRCs consume octets LSB first). Since the
+// register is XORed into the first 32 bits processed, columns 0..31 also form
+// the state matrix x^(8*LANES).
+function [32*DATA_WIDTH-1:0] data_matrix(input integer width);
+    integer p, i;
+    reg [31:0] s;
+    begin
+        data_matrix = 0;
+        s = POLY;
+        for (p = width - 1; p >= 0; p = p - 1) begin
+            for (i = 0; i < 32; i = i + 1)
+                data_matrix[i*width + p] = s[i];
+            s = {1'b0, s[31:1]} ^ (s[0] ? POLY : 32'd0);
+        end
+    end
+endfunction
+
+// Register value at the end of the first beat of a message starting on lane
+// lo, due to the initial value alone: K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF.
+function [32*LANES-1:0] init_table(input integer lanes);
+    integer l, k;
+    reg [31:0] s;
+    begin
+        init_table = 0;
+        s = 32'hFFFFFFFF;
+        for (l = lanes - 1; l >= 0; l = l - 1) begin
+            for (k = 0; k < 8; k = k + 1)
+                s = {1'b0, s[31:1]} ^ (s[0] ? POLY : 32'd0);
+            init_table[l*32 +: 32] = s;
+        end
+    end
+endfunction
+
+// Undo 8*2^b zero bits: row i (32 bits at i*32) of x^(-8*2^b).
+function [32*32-1:0] unshift_matrix(input integer b);
+    integer i, j, k;
+    reg [31:0] s;
+    begin
+        unshift_matrix = 0;
+        for (j = 0; j < 32; j = j + 1) begin
+            s = 32'd1 << j;
+            for (k = 0; k < (8 << b); k = k + 1)
+                s = {s[30:0] ^ (s[31] ? POLY[30:0] : 31'd0), s[31]};
+            for (i = 0; i < 32; i = i + 1)
+                unshift_matrix[i*32 + j] = s[i];
+        end
+    end
+endfunction
+
+// Lane index bit masks: bit j of row b is bit b of j.
+function [LANE_BITS*LANES-1:0] index_masks(input integer lanes);
+    integer b, j;
+    begin
+        index_masks = 0;
+        for (b = 0; b < LANE_BITS; b = b + 1)
+            for (j = 0; j < lanes; j = j + 1)
+                index_masks[b*lanes + j] = ((j >> b) & 1) != 0;
+    end
+endfunction
+
+localparam [32*DATA_WIDTH-1:0] DMAT = data_matrix(DATA_WIDTH);
+localparam [32*LANES-1:0] KTAB = init_table(LANES);
+localparam [LANE_BITS*LANES-1:0] IMASK = index_masks(LANES);
+
+// Flow control: everything advances together.
+wire [LANE_BITS:0] t_valid;
+wire ce = !t_valid[LANE_BITS] || m_axis_tready;
+assign s_axis_tready = ce;
+
+// ---------------------------------------------------------------- stage A
+wire [DATA_WIDTH-1:0] masked_data;
+genvar gj;
+generate
+    for (gj = 0; gj < LANES; gj = gj + 1) begin : g_mask
+        assign masked_data[gj*8 +: 8] = s_axis_tkeep[gj] ? s_axis_tdata[gj*8 +: 8] : 8'd0;
+    end
+endgenerate
+
+reg [DATA_WIDTH-1:0] a_data = 0;
+reg [KEEP_WIDTH-1:0] a_keep = 0;
+reg a_valid = 1'b0, a_first = 1'b0, a_last = 1'b0;
+reg in_msg = 1'b0;
+
+always @(posedge clk) begin
+    if (ce) begin
+        a_data <= masked_data;
+        a_keep <= s_axis_tkeep;
+        a_valid <= s_axis_tvalid;
+        a_first <= !in_msg;
+        a_last <= s_axis_tlast;
+        if (s_axis_tvalid)
+            in_msg <= !s_axis_tlast;
+    end
+    if (rst) begin
+        a_valid <= 1'b0;
+        in_msg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------- stage B
+// One-hot first and last kept lanes, then their binary indices.
+wire [LANES-1:0] lo_edge = a_keep & ~{a_keep[LANES-2:0], 1'b0};
+wire [LANES-1:0] hi_edge = a_keep & ~{1'b0, a_keep[LANES-1:1]};
+wire [LANE_BITS-1:0] a_lo, a_hi;
+genvar gb;
+generate
+    for (gb = 0; gb < LANE_BITS; gb = gb + 1) begin : g_enc
+        assign a_lo[gb] = |(lo_edge & IMASK[gb*LANES +: LANES]);
+        assign a_hi[gb] = |(hi_edge & IMASK[gb*LANES +: LANES]);
+    end
+endgenerate
+
+reg [LANE_BITS-1:0] b_lo = 0, b_tail = 0;
+reg b_valid = 1'b0, b_first = 1'b0, b_last = 1'b0;
+
+always @(posedge clk) begin
+    if (ce) begin
+        b_lo <= a_lo;
+        b_tail <= ~a_hi;
+        b_valid <= a_valid;
+        b_first <= a_first;
+        b_last <= a_last;
+    end
+    if (rst)
+        b_valid <= 1'b0;
+end
+
+// ---------------------------------------------------------------- stage C
+reg [31:0] c_init = 32'd0;
+reg [LANE_BITS-1:0] c_tail = 0;
+reg c_valid = 1'b0, c_first = 1'b0, c_last = 1'b0;
+
+always @(posedge clk) begin
+    if (ce) begin
+        c_init <= b_first ? KTAB[b_lo*32 +: 32] : 32'd0;
+        c_tail <= b_tail;
+        c_valid <= b_valid;
+        c_first <= b_first;
+        c_last <= b_last;
+    end
+    if (rst)
+        c_valid <= 1'b0;
+end
+
+// ---------------------------------------------------------------- stage D
+// Data contribution (as from a zero register) and the loop. MERGE_LOOP folds
+// the data matrix into the loop (fewer LUTs, a deeper loop: narrow widths);
+// otherwise the data contribution is pipelined in 64-bit groups (B: group
+// partials, C: their sum) and the loop is only x^(8*LANES) * R.
+wire [31:0] state_next;
+reg [31:0] state_reg = 32'd0;
+reg [LANE_BITS-1:0] d_tail = 0;
+reg d_valid = 1'b0;
+genvar gg, gi;
+generate
+    if (MERGE_LOOP) begin : g_merged
+        reg [DATA_WIDTH-1:0] b_data = 0, c_data = 0;
+        always @(posedge clk) begin
+            if (ce) begin
+                b_data <= a_data;
+                c_data <= b_data;
+            end
+        end
+        wire [DATA_WIDTH-1:0] x = c_data ^ {{(DATA_WIDTH-32){1'b0}}, state_reg & {32{!c_first}}};
+        for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
+            assign state_next[gi] = ^(x & DMAT[gi*DATA_WIDTH +: DATA_WIDTH]) ^ c_init[gi];
+        end
+    end else begin : g_piped
+        wire [32*GROUPS-1:0] a_part;
+        for (gg = 0; gg < GROUPS; gg = gg + 1) begin : g_group
+            for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
+                assign a_part[gg*32 + gi] =
+                    ^(a_data[gg*GROUP_WIDTH +: GROUP_WIDTH] & DMAT[gi*DATA_WIDTH + gg*GROUP_WIDTH +: GROUP_WIDTH]);
+            end
+        end
+        reg [32*GROUPS-1:0] b_part = 0;
+        reg [31:0] b_sum;
+        reg [31:0] c_y = 32'd0;
+        integer ci;
+        always @* begin
+            b_sum = 32'd0;
+            for (ci = 0; ci < GROUPS; ci = ci + 1)
+                b_sum = b_sum ^ b_part[ci*32 +: 32];
+        end
+        always @(posedge clk) begin
+            if (ce) begin
+                b_part <= a_part;
+                c_y <= b_sum;
+            end
+        end
+        for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
+            assign state_next[gi] = (!c_first & ^(state_reg & DMAT[gi*DATA_WIDTH +: 32])) ^ c_y[gi] ^ c_init[gi];
+        end
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (ce) begin
+        if (c_valid)
+            state_reg <= state_next;
+        d_tail <= c_tail;
+        d_valid <= c_valid && c_last;
+    end
+    if (rst)
+        d_valid <= 1'b0;
+end
+
+// ---------------------------------------------------------------- stage T
+// t_crc[b] enters tail stage b; the last stage also inverts (final XOR).
+wire [32*(LANE_BITS+1)-1:0] t_crc;
+wire [LANE_BITS*(LANE_BITS+1)-1:0] t_tail;
+assign t_crc[31:0] = state_reg;
+assign t_tail[LANE_BITS-1:0] = d_tail;
+assign t_valid[0] = d_valid;
+
+genvar gt, gu;
+generate
+    for (gt = 0; gt < LANE_BITS; gt = gt + 1) begin : g_tail
+        localparam [32*32-1:0] UMAT = unshift_matrix(gt);
+        localparam [31:0] FINAL = (gt == LANE_BITS - 1) ? 32'hFFFFFFFF : 32'd0;
+        wire [31:0] z = t_crc[gt*32 +: 32];
+        wire [31:0] u;
+        for (gu = 0; gu < 32; gu = gu + 1) begin : g_u
+            assign u[gu] = ^(z & UMAT[gu*32 +: 32]);
+        end
+        reg [31:0] crc_reg = 32'd0;
+        reg [LANE_BITS-1:0] tail_reg = 0;
+        reg valid_reg = 1'b0;
+        always @(posedge clk) begin
+            if (ce) begin
+                crc_reg <= (t_tail[gt*LANE_BITS + gt] ? u : z) ^ FINAL;
+                tail_reg <= t_tail[gt*LANE_BITS +: LANE_BITS];
+                valid_reg <= t_valid[gt];
+            end
+            if (rst)
+                valid_reg <= 1'b0;
+        end
+        assign t_crc[(gt+1)*32 +: 32] = crc_reg;
+        assign t_tail[(gt+1)*LANE_BITS +: LANE_BITS] = tail_reg;
+        assign t_valid[gt+1] = valid_reg;
+    end
+endgenerate
+
+assign m_axis_tdata = t_crc[LANE_BITS*32 +: 32];
+assign m_axis_tvalid = t_valid[LANE_BITS];
+
+endmodule
+
+`resetall
