@@ -2,6 +2,7 @@ package mpa
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -136,4 +137,61 @@ func (h Half) AppendFPDU(dst []byte, seq uint32, ulpdu []byte) []byte {
 		crc = CRC32C(dst[start:])
 	}
 	return AppendCRC(dst, crc)
+}
+
+// FPDUAt decodes the start of the FPDU whose first octet has sequence number
+// seq, given the octets b from there on. It returns the FPDU's wire length
+// (markers included), or 0 when b is too short to hold its ULPDU_Length, and
+// the sequence number of the ULPDU_Length field (after a leading marker).
+func (h Half) FPDUAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
+	hdr := 0
+	if h.IsMarker(seq) {
+		hdr = MarkerLen
+	}
+	if len(b) < hdr+LengthFieldLen {
+		return 0, 0
+	}
+	ulen := int(binary.BigEndian.Uint16(b[hdr:]))
+	return h.WireLen(seq, FPDULen(ulen)), seq + uint32(hdr)
+}
+
+// Errors of Deframe.
+var (
+	ErrCRC    = errors.New("mpa: CRC mismatch")                           // RFC 5044 section 8, code 2
+	ErrMarker = errors.New("mpa: marker FPDUPTR disagrees with the FPDU") // code 3
+)
+
+// Deframe validates one whole FPDU, given its wire octets and the sequence
+// number of its first octet: first the CRC when it is on (ErrCRC), then
+// every marker in it (ErrMarker; the two low bits of FPDUPTR are ignored).
+// It returns the ULPDU, which aliases fpdu when markers are off and
+// otherwise *scratch, which it reuses and grows.
+func (h Half) Deframe(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, error) {
+	n := len(fpdu)
+	if h.CRC {
+		if got, want := WireCRC(fpdu[n-CRCLen:]), CRC32C(fpdu[:n-CRCLen]); got != want {
+			return nil, fmt.Errorf("%w: CRC field %08x, computed %08x", ErrCRC, got, want)
+		}
+	}
+	if !h.Markers {
+		ulen := int(binary.BigEndian.Uint16(fpdu))
+		return fpdu[LengthFieldLen : LengthFieldLen+ulen], nil
+	}
+	body := (*scratch)[:0]
+	for off := 0; off < n-CRCLen; {
+		s := seq + uint32(off)
+		if h.IsMarker(s) {
+			if ptr := uint32(binary.BigEndian.Uint16(fpdu[off+2:])) &^ 3; ptr != uint32(off) {
+				return nil, fmt.Errorf("%w: marker at %d has FPDUPTR %d, the FPDU starts %d octets before", ErrMarker, s, ptr, off)
+			}
+			off += MarkerLen
+			continue
+		}
+		step := min(int(h.NextMarker(s+1)-s), n-CRCLen-off)
+		body = append(body, fpdu[off:off+step]...)
+		off += step
+	}
+	*scratch = body
+	ulen := int(binary.BigEndian.Uint16(body))
+	return body[LengthFieldLen : LengthFieldLen+ulen], nil
 }

@@ -223,13 +223,16 @@ func (s state) String() string {
 	return [...]string{"idle", "startup", "wait-peer", "full", "closed"}[s]
 }
 
-// oooSeg is a run of out-of-order octets.
+// oooSeg is a run of out-of-order octets, or (skip > 0, data nil) a run of
+// skip octets that another engine (the hardware fast path) has already
+// validated and passed as whole FPDUs: see HardwareConsumed.
 type oooSeg struct {
 	seq  uint32
 	data []byte
+	skip int
 }
 
-func (s oooSeg) end() uint32 { return s.seq + uint32(len(s.data)) }
+func (s oooSeg) end() uint32 { return s.seq + uint32(len(s.data)+s.skip) }
 
 // passedFPDU remembers an FPDU passed to DDP before the in-order point
 // reached it.
@@ -368,7 +371,13 @@ func (h *half) accept(seq uint32, data []byte) {
 		}
 		h.rcvNxt += uint32(n)
 		data = data[n:]
-		for len(h.ooo) > 0 && h.ooo[0].seq == h.rcvNxt {
+		if len(data) > 0 && len(h.ooo) > 0 && h.ooo[0].skip > 0 && h.ooo[0].seq == h.rcvNxt {
+			// A run the hardware consumed comes next: runFPDUs steps over
+			// it at an FPDU boundary; file the rest behind it.
+			h.insertOOO(h.rcvNxt, data)
+			return
+		}
+		for len(h.ooo) > 0 && h.ooo[0].seq == h.rcvNxt && h.ooo[0].skip == 0 {
 			s := h.ooo[0]
 			h.ooo = h.ooo[1:]
 			h.pend = append(h.pend, s.data...)
@@ -378,6 +387,38 @@ func (h *half) accept(seq uint32, data []byte) {
 			data = data[skip:]
 		}
 	}
+}
+
+// pullOOO appends the out-of-order byte runs that are now contiguous with
+// the in-order octets.
+func (h *half) pullOOO() {
+	for len(h.ooo) > 0 && h.ooo[0].seq == h.rcvNxt && h.ooo[0].skip == 0 {
+		s := h.ooo[0]
+		h.ooo = h.ooo[1:]
+		h.pend = append(h.pend, s.data...)
+		h.rcvNxt += uint32(len(s.data))
+	}
+}
+
+// stepConsumed steps over a run the hardware consumed when the in-order
+// octets end exactly at its start, at an FPDU boundary. If an FPDU in the
+// in-order octets would reach into the run, the run's start is not an FPDU
+// boundary of this stream: the marker-found FPDU start and ULPDU_Length
+// disagree (RFC 5044 section 8, code 3). It reports whether it stepped.
+func (h *half) stepConsumed() bool {
+	if len(h.ooo) == 0 || h.ooo[0].skip == 0 || h.ooo[0].seq != h.rcvNxt {
+		return false
+	}
+	if len(h.pend) > 0 {
+		h.fail(CodeMarker, h.pendSeq, fmt.Errorf("FPDU at %d runs into octets %d.. validated as whole FPDUs", h.pendSeq, h.rcvNxt))
+		return false
+	}
+	s := h.ooo[0]
+	h.ooo = h.ooo[1:]
+	h.rcvNxt += uint32(s.skip)
+	h.pendSeq = h.rcvNxt
+	h.pullOOO()
+	return true
 }
 
 // insertOOO files an out-of-order segment, keeping octets already held
@@ -400,19 +441,19 @@ func (h *half) insertOOO(seq uint32, data []byte) {
 			if before(end, stop) {
 				stop = end
 			}
-			fresh = append(fresh, oooSeg{cur, append([]byte(nil), data[cur-seq:stop-seq]...)})
+			fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur-seq:stop-seq]...)})
 		}
 		if before(cur, s.end()) {
 			cur = s.end()
 		}
 	}
 	if before(cur, end) {
-		fresh = append(fresh, oooSeg{cur, append([]byte(nil), data[cur-seq:]...)})
+		fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur-seq:]...)})
 	}
 	for _, f := range fresh {
 		h.stats.Octets += len(f.data)
 	}
-	h.stats.Dup += len(data) - sum(fresh)
+	h.stats.Dup += len(data) - octets(fresh)
 	h.ooo = append(h.ooo, fresh...)
 	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
 	h.mergeOOO()
@@ -421,7 +462,7 @@ func (h *half) insertOOO(seq uint32, data []byte) {
 	}
 }
 
-func sum(s []oooSeg) int {
+func octets(s []oooSeg) int {
 	n := 0
 	for _, x := range s {
 		n += len(x.data)
@@ -433,7 +474,7 @@ func sum(s []oooSeg) int {
 func (h *half) mergeOOO() {
 	out := h.ooo[:0]
 	for _, s := range h.ooo {
-		if n := len(out); n > 0 && out[n-1].end() == s.seq {
+		if n := len(out); n > 0 && out[n-1].end() == s.seq && out[n-1].skip == 0 && s.skip == 0 {
 			out[n-1].data = append(out[n-1].data, s.data...)
 			continue
 		}
@@ -551,6 +592,9 @@ func (h *half) establish() {
 	for _, x := range []*half{h.peer, h} {
 		if len(x.ooo) > 0 {
 			for _, s := range append([]oooSeg(nil), x.ooo...) {
+				if s.skip > 0 {
+					continue
+				}
 				x.scanOOO(s.seq, s.end())
 			}
 		}
@@ -560,19 +604,9 @@ func (h *half) establish() {
 	}
 }
 
-// fpduAt decodes the FPDU whose first octet is at seq, given the octets
-// b that start there. It returns the FPDU's wire length, or 0 if b is too
-// short to tell, and the sequence number of its ULPDU_Length field.
+// fpduAt decodes the FPDU whose first octet is at seq (see mpa.Half.FPDUAt).
 func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
-	hdr := 0
-	if h.params.IsMarker(seq) {
-		hdr = mpa.MarkerLen
-	}
-	if len(b) < hdr+mpa.LengthFieldLen {
-		return 0, 0
-	}
-	ulen := int(binary.BigEndian.Uint16(b[hdr:]))
-	return h.params.WireLen(seq, mpa.FPDULen(ulen)), seq + uint32(hdr)
+	return h.params.FPDUAt(seq, b)
 }
 
 // check validates a whole FPDU (its wire octets, starting at seq): first
@@ -581,38 +615,14 @@ func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
 // removed, which aliases fpdu or the half's scratch buffer: it is valid
 // until the next check.
 func (h *half) check(seq uint32, fpdu []byte) (ulpdu []byte, code int, err error) {
-	n := len(fpdu)
-	if h.params.CRC {
-		if got, want := mpa.WireCRC(fpdu[n-mpa.CRCLen:]), mpa.CRC32C(fpdu[:n-mpa.CRCLen]); got != want {
-			return nil, CodeCRC, fmt.Errorf("CRC %08x, computed %08x", got, want)
-		}
+	ulpdu, err = h.params.Deframe(seq, fpdu, &h.scratch)
+	switch {
+	case errors.Is(err, mpa.ErrCRC):
+		return nil, CodeCRC, err
+	case err != nil:
+		return nil, CodeMarker, err
 	}
-	if !h.params.Markers {
-		ulen := int(binary.BigEndian.Uint16(fpdu))
-		return fpdu[mpa.LengthFieldLen : mpa.LengthFieldLen+ulen], 0, nil
-	}
-	// Strip markers (checking each) from everything before the CRC.
-	body := h.scratch[:0]
-	defer func() { h.scratch = body[:0] }()
-	for off := 0; off < n-mpa.CRCLen; {
-		s := seq + uint32(off)
-		if h.params.IsMarker(s) {
-			ptr := uint32(binary.BigEndian.Uint16(fpdu[off+2:])) &^ 3
-			if ptr != uint32(off) {
-				return nil, CodeMarker, fmt.Errorf("marker at %d has FPDUPTR %d, FPDU starts %d octets before", s, ptr, off)
-			}
-			off += mpa.MarkerLen
-			continue
-		}
-		step := int(h.params.NextMarker(s+1) - s)
-		if !h.params.Markers || off+step > n-mpa.CRCLen {
-			step = n - mpa.CRCLen - off
-		}
-		body = append(body, fpdu[off:off+step]...)
-		off += step
-	}
-	ulen := int(binary.BigEndian.Uint16(body))
-	return body[mpa.LengthFieldLen : mpa.LengthFieldLen+ulen], 0, nil
+	return ulpdu, 0, nil
 }
 
 // runFPDUs consumes whole FPDUs from the in-order octets (RFC 5044
@@ -622,7 +632,10 @@ func (h *half) runFPDUs() {
 		seq := h.pendSeq
 		wl, lseq := h.fpduAt(seq, h.pend)
 		if wl == 0 || len(h.pend) < wl {
-			return
+			if !h.stepConsumed() {
+				return
+			}
+			continue
 		}
 		fpdu := h.pend[:wl]
 		if p, ok := h.passedAt(seq); ok && p.wireLen == wl {
@@ -717,7 +730,7 @@ func (h *half) scanOOO(seq, end uint32) {
 			break
 		}
 	}
-	if run == nil {
+	if run == nil || run.skip > 0 {
 		return
 	}
 	if h.params.Markers {
@@ -772,4 +785,76 @@ func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
 		hdr, ok := h.pass(f.lseq, f.ulpdu)
 		h.passed[f.seq] = passedFPDU{wireLen: f.wl, ok: ok, hdr: hdr, lengthSq: f.lseq}
 	}
+}
+
+// Hand-over with a hardware fast path (docs/design.md section 2). The
+// receiver then plays the software slow path: it sees only the frames the
+// hardware did not handle, and these calls keep its view of each stream in
+// step with what the hardware consumed.
+
+// ErrHandover reports a hand-over call that does not fit the stream's state.
+var ErrHandover = errors.New("rx: hand-over does not fit the stream")
+
+func (r *Receiver) fullHalf(t wire.FourTuple) (*half, error) {
+	h := r.halves[t]
+	if h == nil || h.state != stFull {
+		return nil, fmt.Errorf("%w: %v is not in full operation", ErrHandover, t)
+	}
+	return h, nil
+}
+
+// HardwareConsumed records that octets [seq, end) of half connection t were
+// validated and passed to DDP as whole FPDUs by the hardware, out of order.
+// The receiver passes none of them; when its in-order point reaches seq at
+// an FPDU boundary it steps over them (and reports code 3 if an FPDU of the
+// in-order stream runs into them).
+func (r *Receiver) HardwareConsumed(t wire.FourTuple, seq, end uint32) error {
+	h, err := r.fullHalf(t)
+	if err != nil {
+		return err
+	}
+	if !before(seq, end) || before(seq, h.rcvNxt) {
+		return fmt.Errorf("%w: consumed [%d, %d) with rcv_nxt %d", ErrHandover, seq, end, h.rcvNxt)
+	}
+	for _, o := range h.ooo {
+		if before(seq, o.end()) && before(o.seq, end) {
+			return fmt.Errorf("%w: consumed [%d, %d) overlaps held octets [%d, %d)", ErrHandover, seq, end, o.seq, o.end())
+		}
+	}
+	h.ooo = append(h.ooo, oooSeg{seq: seq, skip: int(end - seq)})
+	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
+	return nil
+}
+
+// HardwareAdvance records that the hardware consumed half connection t in
+// order up to sequence number to (whole FPDUs, and any runs it had consumed
+// out of order before). The receiver must hold no in-order octets.
+func (r *Receiver) HardwareAdvance(t wire.FourTuple, to uint32) error {
+	h, err := r.fullHalf(t)
+	if err != nil {
+		return err
+	}
+	if len(h.pend) > 0 || before(to, h.rcvNxt) {
+		return fmt.Errorf("%w: advance to %d with rcv_nxt %d and %d octets held", ErrHandover, to, h.rcvNxt, len(h.pend))
+	}
+	for len(h.ooo) > 0 && !before(to, h.ooo[0].end()) {
+		h.ooo = h.ooo[1:]
+	}
+	if len(h.ooo) > 0 && before(h.ooo[0].seq, to) {
+		return fmt.Errorf("%w: advance to %d splits held octets [%d, %d)", ErrHandover, to, h.ooo[0].seq, h.ooo[0].end())
+	}
+	h.rcvNxt, h.pendSeq = to, to
+	return nil
+}
+
+// Idle reports whether half connection t is in full operation and holds
+// nothing (no in-order octets, no out-of-order runs): the moment software
+// can hand the stream back to the hardware. It returns the in-order point
+// and the negotiated parameters.
+func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bool) {
+	h := r.halves[t]
+	if h == nil || h.state != stFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin {
+		return 0, mpa.Half{}, false
+	}
+	return h.rcvNxt, h.params, true
 }
