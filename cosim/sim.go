@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -442,3 +443,22 @@ func (src *Source) Accepted() uint64 { return uint64(src.q.accepted) }
 
 // fired reports whether the source's handshake happened in a cycle.
 func (src *Source) fired(in, out []uint64) bool { return src.valid.Bit(in) && src.ready.Bit(out) }
+
+// PlainLoop runs a fresh instance of the variant (not s itself) for n cycles
+// in a plain C++ loop, from n input records (no sources, no trace), and
+// returns the time the loop took and a checksum of the outputs (the sum of
+// each cycle's first output word). It is the baseline of the co-simulation
+// benchmark: the same model, stepped without cgo, Go or batching.
+func (s *Sim) PlainLoop(n int, in []uint64) (time.Duration, uint64, error) {
+	if n <= 0 || len(in) < n*s.inWords || s.inWords == 0 {
+		return 0, 0, errors.New("cosim: PlainLoop: no cycles or records too short")
+	}
+	cvar := C.CString(s.variant)
+	defer C.free(unsafe.Pointer(cvar))
+	var sum C.uint64_t
+	ns := C.mparx_sim_plain_loop(cvar, C.int64_t(n), (*C.uint64_t)(unsafe.Pointer(&in[0])), &sum)
+	if ns < 0 {
+		return 0, 0, fmt.Errorf("cosim: unknown variant %s", s.variant)
+	}
+	return time.Duration(ns), uint64(sum), nil
+}
