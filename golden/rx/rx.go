@@ -858,3 +858,10 @@ func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bo
 	}
 	return h.rcvNxt, h.params, true
 }
+
+// Closed reports whether half connection t has stopped: after an MPA error
+// on it, or when its connection was reset or failed startup.
+func (r *Receiver) Closed(t wire.FourTuple) bool {
+	h := r.halves[t]
+	return h != nil && h.state == stClosed
+}

@@ -1,0 +1,309 @@
+// Package fastpath is the functional model of mpa_rx, the flow-through
+// receiver in rtl/: which frames the hardware handles by itself, what it
+// places and reports, and which frames it hands to software with what
+// reason (docs/design.md section 2). The cycle model adds timing to it; the
+// RTL must agree with it frame by frame.
+//
+// The hardware takes a TCP segment of a half connection in full operation
+// when the segment is whole FPDUs that it can validate on their own: in
+// order (seq == rcv_nxt), or out of order with markers and CRC on when the
+// segment's first FPDU holds a marker (RFC 5044 section 6, rules 2 and 3)
+// and no FPDU of it ends a DDP message. Everything else goes to software,
+// which then owns the half connection until it holds nothing and hands it
+// back (System does that hand-over).
+package fastpath
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// Verdict is what the hardware does with a frame.
+type Verdict uint8
+
+// Verdicts.
+const (
+	Place     Verdict = iota + 1 // validated: its FPDUs are placed (or get DDP errors)
+	Exception                    // sent unmodified to software with a Reason
+	Drop                         // a checksum or header check failed: discarded, a Dropped event
+	Ignore                       // nothing to do: no payload, old duplicate, beyond the window
+)
+
+var verdictNames = [...]string{"", "place", "exception", "drop", "ignore"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Reason says why a frame went to software (the exception stream's tuser).
+type Reason uint8
+
+// Reasons, in the order the hardware tests them.
+const (
+	NotTCP     Reason = 1 // not Ethernet II / IPv4 / TCP, or an IPv4 fragment
+	NoConn     Reason = 2 // no context for the 4-tuple
+	NotFull    Reason = 3 // the context is not in full operation, or in error
+	Flags      Reason = 4 // SYN, FIN or RST set
+	SWOwned    Reason = 5 // software owns the half connection
+	Unaligned  Reason = 6 // not whole FPDUs from the segment start, a ULPDU under 14 octets, overlaps what was received
+	OutOfOrder Reason = 7 // out of order and not verifiable, or carries a DDP message end
+	RangesFull Reason = 8 // no free out-of-order range
+	MPACheck   Reason = 9 // an FPDU failed its CRC or a marker check: software reports code 2 or 3
+)
+
+// MaxRanges is the number of out-of-order ranges a context holds.
+const MaxRanges = 2
+
+// MinULPDU is the smallest ULPDU the hardware takes: a tagged DDP header.
+const MinULPDU = ddp.TaggedHeaderLen
+
+// Range is a run of sequence space [Start, End) placed out of order.
+type Range struct{ Start, End uint32 }
+
+// Context is the hardware's state of one half connection (section 3 of
+// docs/design.md), programmed by software through the configuration port
+// and updated by the hardware.
+type Context struct {
+	Full    bool // in full operation
+	Err     bool // software reported an MPA error: everything goes to software
+	SWOwned bool
+	Params  mpa.Half // markers, CRC, SeqStart
+	RcvNxt  uint32
+	Stream  ddp.StreamID
+	Ranges  []Range // sorted, at most MaxRanges, all beyond RcvNxt
+}
+
+// EventKind is what an Event reports.
+type EventKind uint8
+
+// Event kinds.
+const (
+	Placed    EventKind = iota + 1 // a ULPDU validated and placed
+	DDPError                       // a ULPDU validated, rejected by DDP: nothing placed
+	Delivered                      // the in-order point passed a placed ULPDU with L set
+	Dropped                        // the frame was dropped
+	Advanced                       // the in-order point moved to End
+	Consumed                       // [Seq, End) was placed out of order
+)
+
+// Event is one event of the hardware's event stream.
+type Event struct {
+	Kind   EventKind
+	Half   wire.FourTuple
+	Seq    uint32 // ULPDU_Length field (Placed, DDPError, Delivered); start (Consumed)
+	End    uint32 // Advanced, Consumed
+	Len    int    // ULPDU length
+	SHA256 [32]byte
+	DDP    ddp.Header
+	Addr   uint64
+	Err    error
+}
+
+// Result is the hardware's handling of one frame.
+type Result struct {
+	Verdict Verdict
+	Reason  Reason
+	Half    wire.FourTuple // zero when the frame is not TCP
+	Events  []Event
+}
+
+// Engine is the functional model of the hardware: its context table and
+// its DDP tables.
+type Engine struct {
+	// Window is how far beyond rcv_nxt data is taken (as rx.Config.Window).
+	Window  uint32
+	Placer  *ddp.Placer
+	ctx     map[wire.FourTuple]*Context
+	scratch []byte
+}
+
+// New returns an engine with no contexts that places through p.
+func New(p *ddp.Placer, window uint32) *Engine {
+	return &Engine{Window: window, Placer: p, ctx: map[wire.FourTuple]*Context{}}
+}
+
+// SetContext programs the context of half connection t (the configuration
+// port).
+func (e *Engine) SetContext(t wire.FourTuple, c Context) {
+	cp := c
+	cp.Ranges = append([]Range(nil), c.Ranges...)
+	e.ctx[t] = &cp
+}
+
+// Context returns the context of half connection t.
+func (e *Engine) Context(t wire.FourTuple) (Context, bool) {
+	c, ok := e.ctx[t]
+	if !ok {
+		return Context{}, false
+	}
+	return *c, true
+}
+
+func before(a, b uint32) bool { return int32(a-b) < 0 }
+
+// fpdu is one validated FPDU of a segment.
+type fpdu struct {
+	lseq  uint32
+	ulpdu []byte
+	hdr   ddp.Header
+}
+
+// Frame processes one Ethernet frame.
+func (e *Engine) Frame(b []byte) Result {
+	f, err := wire.Parse(b)
+	switch {
+	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP), errors.Is(err, wire.ErrFragment):
+		return Result{Verdict: Exception, Reason: NotTCP}
+	case err != nil:
+		t := f.FourTuple()
+		return Result{Verdict: Drop, Half: t, Events: []Event{{Kind: Dropped, Half: t, Seq: f.Seq, Err: err}}}
+	}
+	t := f.FourTuple()
+	res := Result{Half: t}
+	c := e.ctx[t]
+	exception := func(r Reason) Result {
+		res.Verdict, res.Reason = Exception, r
+		return res
+	}
+	switch {
+	case c == nil:
+		return exception(NoConn)
+	case !c.Full || c.Err:
+		return exception(NotFull)
+	case c.SWOwned:
+		return exception(SWOwned)
+	}
+	seq, data := f.Seq, f.Payload
+	end := seq + uint32(len(data))
+	// Software takes the stream over whenever it gets a segment of it.
+	handOver := func(r Reason) Result {
+		c.SWOwned, c.Ranges = true, nil
+		return exception(r)
+	}
+	switch {
+	case f.Flags&(wire.FlagSYN|wire.FlagFIN|wire.FlagRST) != 0:
+		return handOver(Flags)
+	case len(data) == 0, !before(c.RcvNxt, end):
+		res.Verdict = Ignore // no payload, or an old duplicate
+		return res
+	case before(seq, c.RcvNxt):
+		return handOver(Unaligned)
+	case seq-c.RcvNxt >= e.Window || end-c.RcvNxt > e.Window:
+		if seq-c.RcvNxt >= e.Window {
+			res.Verdict = Ignore // beyond the window, as the golden receiver drops it
+			return res
+		}
+		return handOver(OutOfOrder)
+	}
+	for _, r := range c.Ranges {
+		if before(seq, r.End) && before(r.Start, end) {
+			return handOver(Unaligned)
+		}
+	}
+	inOrder := seq == c.RcvNxt
+	if !inOrder && !(c.Params.Markers && c.Params.CRC) {
+		return handOver(OutOfOrder)
+	}
+	fpdus, reason := e.walk(c.Params, seq, data, !inOrder)
+	if reason != 0 {
+		return handOver(reason)
+	}
+	if !inOrder {
+		merged, ok := addRange(c.Ranges, Range{seq, end})
+		if !ok {
+			return handOver(RangesFull)
+		}
+		c.Ranges = merged
+	}
+	res.Verdict = Place
+	for _, fp := range fpdus {
+		sum := sha256.Sum256(fp.ulpdu)
+		p, err := e.Placer.Place(c.Stream, fp.ulpdu)
+		if err != nil {
+			res.Events = append(res.Events, Event{Kind: DDPError, Half: t, Seq: fp.lseq, Len: len(fp.ulpdu), SHA256: sum, DDP: p.Header, Err: err})
+			continue
+		}
+		res.Events = append(res.Events, Event{Kind: Placed, Half: t, Seq: fp.lseq, Len: len(fp.ulpdu), SHA256: sum, DDP: p.Header, Addr: p.Addr})
+		if inOrder && p.Header.Last {
+			e.Placer.Deliver(c.Stream, p.Header)
+			res.Events = append(res.Events, Event{Kind: Delivered, Half: t, Seq: fp.lseq, DDP: p.Header})
+		}
+	}
+	if !inOrder {
+		res.Events = append(res.Events, Event{Kind: Consumed, Half: t, Seq: seq, End: end})
+		return res
+	}
+	// The in-order point moves past the segment and any ranges it reaches.
+	c.RcvNxt = end
+	for len(c.Ranges) > 0 && c.Ranges[0].Start == c.RcvNxt {
+		c.RcvNxt = c.Ranges[0].End
+		c.Ranges = c.Ranges[1:]
+	}
+	res.Events = append(res.Events, Event{Kind: Advanced, Half: t, Seq: seq, End: c.RcvNxt})
+	return res
+}
+
+// walk validates the segment as whole FPDUs from its first octet. Out of
+// order, the first FPDU must hold a marker (which confirms its start) and
+// no FPDU may end a DDP message (the hardware keeps no delivery records).
+func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reason) {
+	var out []fpdu
+	for off := 0; off < len(b); {
+		s := seq + uint32(off)
+		wl, lseq := p.FPDUAt(s, b[off:])
+		if wl == 0 || wl > len(b)-off {
+			return nil, Unaligned
+		}
+		if ooo && off == 0 && p.NextMarker(s)-s >= uint32(wl-mpa.CRCLen) {
+			return nil, OutOfOrder // no marker confirms where the segment's first FPDU starts
+		}
+		u, err := p.Deframe(s, b[off:off+wl], &e.scratch)
+		if err != nil {
+			return nil, MPACheck
+		}
+		if len(u) < MinULPDU {
+			return nil, Unaligned
+		}
+		u = append([]byte(nil), u...)
+		h, _, herr := ddp.ParseHeader(u)
+		if ooo && (herr != nil || h.Last) {
+			return nil, OutOfOrder
+		}
+		out = append(out, fpdu{lseq: lseq, ulpdu: u, hdr: h})
+		off += wl
+	}
+	return out, 0
+}
+
+// addRange adds r to the sorted ranges, merging it with ranges it touches;
+// it fails when that would need more than MaxRanges.
+func addRange(rs []Range, r Range) ([]Range, bool) {
+	out := make([]Range, 0, len(rs)+1)
+	for _, x := range rs {
+		switch {
+		case x.End == r.Start:
+			r.Start = x.Start
+		case r.End == x.Start:
+			r.End = x.End
+		default:
+			out = append(out, x)
+		}
+	}
+	i := 0
+	for i < len(out) && before(out[i].Start, r.Start) {
+		i++
+	}
+	out = append(out[:i], append([]Range{r}, out[i:]...)...)
+	if len(out) > MaxRanges {
+		return nil, false
+	}
+	return out, true
+}
+
+// String renders an event for test failures.
+func (ev Event) String() string {
+	return fmt.Sprintf("kind=%d %v seq=%d end=%d len=%d", ev.Kind, ev.Half, ev.Seq, ev.End, ev.Len)
+}

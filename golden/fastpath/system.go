@@ -1,0 +1,188 @@
+package fastpath
+
+import (
+	"fmt"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// System is the hardware model together with the software slow path, as the
+// host runs them (the dual stack of RFC 5044 section 7.1): a golden
+// receiver gets the frames the hardware hands over, and the two keep each
+// other informed:
+//
+//   - software programs a context when both startup frames are valid, marks
+//     it in error after an MPA error, and hands the stream back (clears
+//     SWOwned, sets rcv_nxt) whenever it holds nothing of it;
+//   - the hardware's Advanced and Consumed events tell software what it
+//     consumed, so that software passes nothing twice and steps over it;
+//   - each side's untagged deliveries are mirrored into the other's
+//     receive-queue state (in the RTL a configuration write).
+//
+// Both place into one host memory. Events holds everything both reported,
+// as golden receiver events, so that a run can be compared with the golden
+// receiver's run over all frames.
+type System struct {
+	HW       *Engine
+	SW       *rx.Receiver
+	HWPlacer *ddp.Placer
+	SWPlacer *ddp.Placer
+	// Events is the union of the hardware's and software's reports.
+	Events []rx.Event
+	// Verdicts counts frames by verdict, Reasons exceptions by reason.
+	Verdicts map[Verdict]int
+	Reasons  map[Reason]int
+	// Err is the first hand-over inconsistency met (nil when none).
+	Err error
+
+	frame int
+}
+
+// NewSystem returns a system placing into mem, with the given receive
+// window (0: rx.DefaultWindow).
+func NewSystem(mem *ddp.Memory, window uint32) *System {
+	if window == 0 {
+		window = rx.DefaultWindow
+	}
+	s := &System{
+		HWPlacer: ddp.NewPlacer(mem),
+		SWPlacer: ddp.NewPlacer(mem),
+		Verdicts: map[Verdict]int{},
+		Reasons:  map[Reason]int{},
+	}
+	s.HW = New(s.HWPlacer, window)
+	s.SW = rx.New(rx.Config{Window: window, Placer: s.SWPlacer, Digests: true, OnEvent: s.software})
+	return s
+}
+
+// AddConn follows a connection from its startup frames (in software) and
+// returns its DDP streams.
+func (s *System) AddConn(c rx.ConnSpec) (i2r, r2i ddp.StreamID) { return s.SW.AddConn(c) }
+
+// SetVersion sets the DDP version both placers accept by default.
+func (s *System) SetVersion(v uint8) { s.HWPlacer.Version, s.SWPlacer.Version = v, v }
+
+// RegisterSTag registers a tagged buffer in both engines' tables.
+func (s *System) RegisterSTag(stag uint32, st ddp.StreamID, base, length uint64) error {
+	if err := s.HWPlacer.RegisterSTag(stag, st, base, length); err != nil {
+		return err
+	}
+	return s.SWPlacer.RegisterSTag(stag, st, base, length)
+}
+
+// PostRecv posts a receive buffer in both engines' tables.
+func (s *System) PostRecv(st ddp.StreamID, qn uint32, base, length uint64) error {
+	if err := s.HWPlacer.PostRecv(st, qn, base, length); err != nil {
+		return err
+	}
+	return s.SWPlacer.PostRecv(st, qn, base, length)
+}
+
+// Frame runs one frame through the hardware and, when it hands the frame
+// over, through software.
+func (s *System) Frame(b []byte) Result {
+	res := s.HW.Frame(b)
+	s.Verdicts[res.Verdict]++
+	for _, ev := range res.Events {
+		s.hardware(ev)
+	}
+	if res.Verdict == Exception {
+		s.Reasons[res.Reason]++
+		s.SW.Frame(b)
+		if res.Half != (wire.FourTuple{}) {
+			s.handBack(res.Half)
+			s.handBack(res.Half.Reverse())
+		}
+	}
+	s.frame++
+	return res
+}
+
+func (s *System) fail(err error) {
+	if s.Err == nil && err != nil {
+		s.Err = fmt.Errorf("frame %d: %w", s.frame, err)
+	}
+}
+
+// hardware turns a hardware event into golden events and keeps software in
+// step.
+func (s *System) hardware(ev Event) {
+	e := rx.Event{Half: ev.Half, Frame: s.frame, Seq: ev.Seq, DDP: ev.DDP, Err: ev.Err}
+	switch ev.Kind {
+	case Placed, DDPError:
+		u := e
+		u.Kind, u.Len, u.SHA256 = rx.ULPDU, ev.Len, ev.SHA256
+		s.Events = append(s.Events, u)
+		e.Kind, e.Addr, e.Len = rx.Placed, ev.Addr, ev.Len-ev.DDP.Len()
+		if ev.Kind == DDPError {
+			e.Kind, e.Len = rx.DDPError, ev.Len
+		}
+	case Delivered:
+		e.Kind = rx.Delivered
+		if st, ok := s.SW.Stream(ev.Half); ok {
+			s.SWPlacer.Deliver(st, ev.DDP) // mirror: the MSN moves on in software too
+		}
+	case Dropped:
+		e.Kind = rx.Dropped
+	case Advanced:
+		s.fail(s.SW.HardwareAdvance(ev.Half, ev.End))
+		return
+	case Consumed:
+		s.fail(s.SW.HardwareConsumed(ev.Half, ev.Seq, ev.End))
+		return
+	}
+	s.Events = append(s.Events, e)
+}
+
+// software takes the golden receiver's events: it records them and programs
+// the hardware.
+func (s *System) software(e *rx.Event) {
+	ev := *e
+	ev.Frame = s.frame
+	s.Events = append(s.Events, ev)
+	switch e.Kind {
+	case rx.Established:
+		st, _ := s.SW.Stream(e.Half)
+		s.HW.SetContext(e.Half, Context{Full: true, SWOwned: true, Params: s.halfParams(e.Half), RcvNxt: e.Seq, Stream: st})
+	case rx.MPAError:
+		if c, ok := s.HW.ctx[e.Half]; ok {
+			c.Err = true
+		}
+	case rx.Delivered:
+		if st, ok := s.SW.Stream(e.Half); ok {
+			s.HWPlacer.Deliver(st, e.DDP) // mirror: the MSN moves on in hardware too
+		}
+	}
+}
+
+func (s *System) halfParams(t wire.FourTuple) (p mpa.Half) {
+	for _, h := range s.SW.Halves() {
+		if h.Tuple == t {
+			return h.Params
+		}
+	}
+	return p
+}
+
+// handBack returns half connection t to the hardware when software owns it
+// and holds nothing of it, and stops the hardware on it when software has
+// closed it.
+func (s *System) handBack(t wire.FourTuple) {
+	c, ok := s.HW.ctx[t]
+	if !ok || c.Err {
+		return
+	}
+	if s.SW.Closed(t) {
+		c.Err = true // closed without an error of its own: the peer half was reset
+		return
+	}
+	if !c.SWOwned {
+		return
+	}
+	if rcv, params, idle := s.SW.Idle(t); idle {
+		c.SWOwned, c.RcvNxt, c.Params, c.Ranges = false, rcv, params, nil
+	}
+}
