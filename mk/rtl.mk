@@ -67,6 +67,7 @@ endef
 
 SIM_WIDTHS := 64 128 256 512
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc32c.v,-GDATA_WIDTH=$(w))))
+$(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
 
 SIM_LIB := $(RTL_BUILD)/libmparxsim.a
 # The static libraries the cgo packages link against (package cosim).
