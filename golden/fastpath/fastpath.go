@@ -246,34 +246,54 @@ func (e *Engine) Frame(b []byte) Result {
 	return res
 }
 
-// walk validates the segment as whole FPDUs from its first octet. Out of
-// order, the first FPDU must hold a marker (which confirms its start) and
-// no FPDU may end a DDP message (the hardware keeps no delivery records).
+// walk validates the segment as whole FPDUs from its first octet and
+// returns them, or the reason to hand the segment to software. The reasons
+// are decided by a fixed priority, not by which FPDU shows a fault first
+// (the hardware computes them as per-segment flags):
+//
+//  1. markers on and the segment off the 4-octet grid of SeqStart: UNALIGNED
+//  2. not whole FPDUs from its first octet to its last: UNALIGNED
+//  3. out of order and no marker in the first FPDU before its CRC field
+//     (nothing confirms the first FPDU's start): OOO
+//  4. a CRC or marker check fails: MPA_CHECK
+//  5. a ULPDU under 14 octets: UNALIGNED
+//  6. out of order and an FPDU with the DDP L bit (the hardware keeps no
+//     delivery records): OOO
 func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reason) {
+	if p.Markers && (seq-p.SeqStart)%4 != 0 {
+		return nil, Unaligned
+	}
 	var out []fpdu
+	firstMarker, checks, small, anyL := false, true, false, false
 	for off := 0; off < len(b); {
 		s := seq + uint32(off)
 		wl, lseq := p.FPDUAt(s, b[off:])
 		if wl == 0 || wl > len(b)-off {
 			return nil, Unaligned
 		}
-		if ooo && off == 0 && p.NextMarker(s)-s >= uint32(wl-mpa.CRCLen) {
-			return nil, OutOfOrder // no marker confirms where the segment's first FPDU starts
+		if off == 0 {
+			firstMarker = p.Markers && p.NextMarker(s)-s < uint32(wl-mpa.CRCLen)
 		}
 		u, err := p.Deframe(s, b[off:off+wl], &e.scratch)
-		if err != nil {
-			return nil, MPACheck
-		}
-		if len(u) < MinULPDU {
-			return nil, Unaligned
-		}
-		u = append([]byte(nil), u...)
-		h, _, herr := ddp.ParseHeader(u)
-		if ooo && (herr != nil || h.Last) {
-			return nil, OutOfOrder
-		}
-		out = append(out, fpdu{lseq: lseq, ulpdu: u, hdr: h})
 		off += wl
+		if err != nil {
+			checks = false
+			continue
+		}
+		small = small || len(u) < MinULPDU
+		anyL = anyL || (len(u) > 0 && u[0]&0x40 != 0)
+		h, _, _ := ddp.ParseHeader(u)
+		out = append(out, fpdu{lseq: lseq, ulpdu: append([]byte(nil), u...), hdr: h})
+	}
+	switch {
+	case ooo && !firstMarker:
+		return nil, OutOfOrder
+	case !checks:
+		return nil, MPACheck
+	case small:
+		return nil, Unaligned
+	case ooo && anyL:
+		return nil, OutOfOrder
 	}
 	return out, 0
 }

@@ -37,6 +37,9 @@ type System struct {
 	Reasons  map[Reason]int
 	// Err is the first hand-over inconsistency met (nil when none).
 	Err error
+	// OnConfig, when set, sees every context write software makes (what
+	// the RTL's configuration port receives), after it is made.
+	OnConfig func(t wire.FourTuple, c Context)
 
 	frame int
 }
@@ -146,10 +149,11 @@ func (s *System) software(e *rx.Event) {
 	switch e.Kind {
 	case rx.Established:
 		st, _ := s.SW.Stream(e.Half)
-		s.HW.SetContext(e.Half, Context{Full: true, SWOwned: true, Params: s.halfParams(e.Half), RcvNxt: e.Seq, Stream: st})
+		s.config(e.Half, Context{Full: true, SWOwned: true, Params: s.halfParams(e.Half), RcvNxt: e.Seq, Stream: st})
 	case rx.MPAError:
-		if c, ok := s.HW.ctx[e.Half]; ok {
+		if c, ok := s.HW.Context(e.Half); ok {
 			c.Err = true
+			s.config(e.Half, c)
 		}
 	case rx.Delivered:
 		if st, ok := s.SW.Stream(e.Half); ok {
@@ -171,12 +175,13 @@ func (s *System) halfParams(t wire.FourTuple) (p mpa.Half) {
 // and holds nothing of it, and stops the hardware on it when software has
 // closed it.
 func (s *System) handBack(t wire.FourTuple) {
-	c, ok := s.HW.ctx[t]
+	c, ok := s.HW.Context(t)
 	if !ok || c.Err {
 		return
 	}
 	if s.SW.Closed(t) {
 		c.Err = true // closed without an error of its own: the peer half was reset
+		s.config(t, c)
 		return
 	}
 	if !c.SWOwned {
@@ -184,5 +189,14 @@ func (s *System) handBack(t wire.FourTuple) {
 	}
 	if rcv, params, idle := s.SW.Idle(t); idle {
 		c.SWOwned, c.RcvNxt, c.Params, c.Ranges = false, rcv, params, nil
+		s.config(t, c)
+	}
+}
+
+// config writes a context as software does through the configuration port.
+func (s *System) config(t wire.FourTuple, c Context) {
+	s.HW.SetContext(t, c)
+	if s.OnConfig != nil {
+		s.OnConfig(t, c)
 	}
 }
