@@ -114,10 +114,26 @@ type Result struct {
 // its DDP tables.
 type Engine struct {
 	// Window is how far beyond rcv_nxt data is taken (as rx.Config.Window).
-	Window  uint32
-	Placer  *ddp.Placer
+	Window uint32
+	Placer *ddp.Placer
+	// Slots, when not zero, is the size of the hardware's context table
+	// (CONN_COUNT): a context lives at Index(t, Slots), and a half
+	// connection whose slot holds another one's context is not programmed
+	// (its frames are NO_CONN).
+	Slots   int
 	ctx     map[wire.FourTuple]*Context
+	owner   map[int]wire.FourTuple
 	scratch []byte
+}
+
+// Index returns the context table slot of half connection t in a table of
+// slots entries (a power of two): the XOR of the addresses and the ports
+// folded to 16 bits, low bits (rtl/mpa_rx.v ctx_hash).
+func Index(t wire.FourTuple, slots int) int {
+	be := func(b [4]byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
+	x := be(t.SrcIP) ^ be(t.DstIP) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
+	h := (x >> 16) ^ (x & 0xffff)
+	return int(h) & (slots - 1)
 }
 
 // New returns an engine with no contexts that places through p.
@@ -126,11 +142,23 @@ func New(p *ddp.Placer, window uint32) *Engine {
 }
 
 // SetContext programs the context of half connection t (the configuration
-// port).
-func (e *Engine) SetContext(t wire.FourTuple, c Context) {
+// port). It reports false, and programs nothing, when t's slot holds another
+// half connection's context.
+func (e *Engine) SetContext(t wire.FourTuple, c Context) bool {
+	if e.Slots > 0 {
+		if e.owner == nil {
+			e.owner = map[int]wire.FourTuple{}
+		}
+		i := Index(t, e.Slots)
+		if o, ok := e.owner[i]; ok && o != t {
+			return false
+		}
+		e.owner[i] = t
+	}
 	cp := c
 	cp.Ranges = append([]Range(nil), c.Ranges...)
 	e.ctx[t] = &cp
+	return true
 }
 
 // Context returns the context of half connection t.

@@ -193,10 +193,10 @@ func (s *System) handBack(t wire.FourTuple) {
 	}
 }
 
-// config writes a context as software does through the configuration port.
+// config writes a context as software does through the configuration port
+// (unless its table slot belongs to another half connection).
 func (s *System) config(t wire.FourTuple, c Context) {
-	s.HW.SetContext(t, c)
-	if s.OnConfig != nil {
+	if s.HW.SetContext(t, c) && s.OnConfig != nil {
 		s.OnConfig(t, c)
 	}
 }

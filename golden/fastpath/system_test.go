@@ -16,10 +16,13 @@ import (
 )
 
 // newSystem loads a vector's setup into a hardware+software system.
-func newSystem(t *testing.T, v *vector.Vector) (*fastpath.System, *ddp.Memory) {
+func newSystem(t *testing.T, v *vector.Vector, slots ...int) (*fastpath.System, *ddp.Memory) {
 	t.Helper()
 	mem := ddp.NewMemory()
 	s := fastpath.NewSystem(mem, v.Setup.Receiver.Window)
+	if len(slots) > 0 {
+		s.HW.Slots = slots[0]
+	}
 	s.SetVersion(v.Setup.Receiver.DDPVersion)
 	specs, err := v.Setup.ConnSpecs()
 	require.NoError(t, err)
@@ -82,8 +85,15 @@ func summarize(evs []rx.Event) outcome {
 // On every vector, what the hardware placed together with what software
 // placed from the frames handed to it equals the golden receiver's result
 // over all frames: the same ULPDUs, placements, errors, deliveries (in
-// order) and final buffer contents.
+// order) and final buffer contents; also with a 16-entry context table in
+// which half connections collide.
 func TestUnionEqualsGolden(t *testing.T) {
+	for _, slots := range []int{0, 16} {
+		t.Run(fmt.Sprintf("slots=%d", slots), func(t *testing.T) { testUnion(t, slots) })
+	}
+}
+
+func testUnion(t *testing.T, slots int) {
 	dirs, err := vector.Dirs(filepath.Join("..", "..", "vectors"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
@@ -95,7 +105,7 @@ func TestUnionEqualsGolden(t *testing.T) {
 			var golden []rx.Event
 			g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 			require.NoError(t, err)
-			s, mem := newSystem(t, v)
+			s, mem := newSystem(t, v, slots)
 			for _, f := range v.Frames {
 				g.Receiver.Frame(f.Data)
 				s.Frame(f.Data)
