@@ -4,8 +4,8 @@
 `default_nettype none
 
 /*
- * crc32c: parallel CRC32C (Castagnoli, iSCSI / MPA) over a DATA_WIDTH-bit
- * AXI4-Stream, one beat per clock, no bubbles.
+ * crc32c: parallel CRC32C (Castagnoli, as iSCSI and MPA use it) over a
+ * DATA_WIDTH-bit AXI4-Stream, one beat per clock, no bubbles.
  *
  * Input (s_axis):
  *   - A message is the run of kept bytes from the first beat after reset or
@@ -13,41 +13,48 @@
  *   - tkeep may be partial on the first beat (the message starts on any byte
  *     lane: null lanes below the first kept lane) and on the tlast beat (null
  *     lanes above the last kept lane); a one-beat message may have both.
- *     Kept lanes of a beat are contiguous and every beat keeps at least one
- *     lane. Beats between the first and the tlast beat keep all lanes.
- *   - The data of null lanes is ignored (masked to zero).
+ *     The kept lanes of a beat are contiguous and every beat keeps at least
+ *     one lane; beats between the first and the tlast beat keep all lanes.
+ *   - The data of null lanes is ignored.
  * Output (m_axis): one 32-bit beat per message, the CRC32C (reflected,
- *   init 0xFFFFFFFF, final XOR 0xFFFFFFFF) in wire byte order: tdata[7:0]
- *   is the first CRC octet on the wire (the least significant octet of the
- *   CRC value, as iSCSI digests and the MPA CRC field are sent).
- * Flow control: the whole pipeline advances when the output is empty or
- *   accepted; s_axis_tready = !m_axis_tvalid || m_axis_tready.
+ *   initial value 0xFFFFFFFF, final XOR 0xFFFFFFFF) in wire byte order:
+ *   tdata[7:0] is the first CRC octet on the wire, the least significant
+ *   octet of the CRC value, as iSCSI digests and the MPA CRC field are sent.
+ * Flow control: the whole pipeline advances when its output is empty or
+ *   taken: s_axis_tready = !m_axis_tvalid || m_axis_tready.
  *
- * Latency: 4 + log2(DATA_WIDTH/8) advancing cycles from the handshake of the
- *   tlast beat to m_axis_tvalid (7 at 64 bit, 8 at 128, 9 at 256, 10 at 512).
- *   Messages may be back to back: one CRC per cycle if every beat is a tlast.
+ * Latency: 5 + log2(DATA_WIDTH/8) advancing cycles from the handshake of the
+ *   tlast beat to m_axis_tvalid: 8 at 64 bit, 9 at 128, 10 at 256, 11 at 512.
+ *   Messages may follow each other with no gap, one CRC per cycle if every
+ *   beat is a tlast beat.
  *
- * Construction: every XOR matrix is a localparam computed by a constant
- *   function over flat bit vectors (Yosys 0.23 friendly). Pipeline:
- *   A  input register: data masked by tkeep (maps onto flip-flop resets),
- *      first/last flags.
- *   B  start and end lane encoders; partial data contributions per 64-bit
- *      group (D * data, as if the state were zero); init term
- *      K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF for a first beat.
- *   C  sum of the partials and the init term: Y.
- *   D  the only loop: R <= (first ? 0 : x^(8*LANES) * R) ^ Y. After the
- *      tlast beat R holds the CRC register as if the null lanes above the
- *      last kept lane had been zero bytes: x^(8*t) * CRC, t = null lanes.
- *   T  log2(LANES) stages multiply by x^(-8 * 2^b) when bit b of t is set,
- *      the last one applying the final XOR.
+ * Construction. Every XOR matrix is a localparam computed by a constant
+ * function over flat bit vectors (Yosys 0.23 evaluates these quickly). With
+ * R the CRC register before a beat and d the beat's masked data (null lanes
+ * zero), the register after the beat, as if all lanes were data, is
+ * x^(8*LANES)*R + D*d; R enters like the first 32 data bits (lanes 0..3).
+ *   A  input register: data masked by tkeep (maps onto flip-flop resets).
+ *   B  lo (first kept lane), u = lo ^ (hi+1) mod LANES (a parity of tkeep);
+ *      D*d over lanes 4.. in 64-bit groups.
+ *   C  Y = sum of the groups + K[lo] on a first beat, where
+ *      K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF accounts for the initial value
+ *      entering before lane lo; t = -(u ^ lo) = null lanes above hi.
+ *   L  loop operands, one beat ahead: P1 = Y + d(next beat, lanes 0..3),
+ *      P2 = d(next beat, lanes 0..3).
+ *   E  the only loop. E holds R + d(lanes 0..3) of the beat at L, so that a
+ *      beat costs one 32x32 matrix: E <= x^(8*LANES)*E + P1 (a beat that
+ *      continues its message), P2 (a tlast beat: the next message starts
+ *      from zero), E + P2 (no beat). W = x^(8*LANES)*E + Y is the register
+ *      after the beat, as if the null lanes above hi were zero bytes:
+ *      W = x^(8*t) * CRC register.
+ *   T  log2(LANES) stages multiply W by x^(-8*2^b) when bit b of t is set;
+ *      the last one applies the final XOR.
  */
 module crc32c #(
     // Width of the input stream (64, 128, 256 or 512).
     parameter DATA_WIDTH = 64,
     // Width of tkeep (one bit per byte lane).
-    parameter KEEP_WIDTH = DATA_WIDTH / 8,
-    // Fold the data matrix into the loop (see stage D); default for 64 bit.
-    parameter MERGE_LOOP = DATA_WIDTH <= 64
+    parameter KEEP_WIDTH = DATA_WIDTH / 8
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -74,7 +81,7 @@ localparam [31:0] POLY = 32'h82F63B78;
 // Contribution of every data bit to the CRC register after a whole beat,
 // starting from a zero register: row i (DATA_WIDTH bits at i*DATA_WIDTH)
 // selects the data bits whose XOR is bit i. Data bit p is processed p-th
-// (lane 0 bit 0 first, as reflected CRCs consume octets LSB first). Since the
+// (lane 0 bit 0 first: reflected CRCs consume octets LSB first). Since the
 // register is XORed into the first 32 bits processed, columns 0..31 also form
 // the state matrix x^(8*LANES).
 function [32*DATA_WIDTH-1:0] data_matrix(input integer width);
@@ -91,8 +98,19 @@ function [32*DATA_WIDTH-1:0] data_matrix(input integer width);
     end
 endfunction
 
-// Register value at the end of the first beat of a message starting on lane
-// lo, due to the initial value alone: K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF.
+// The same without columns 0..31 (lanes 0..3 go through the loop).
+function [32*DATA_WIDTH-1:0] upper_matrix(input integer width);
+    integer p, i;
+    begin
+        upper_matrix = data_matrix(width);
+        for (i = 0; i < 32; i = i + 1)
+            for (p = 0; p < 32; p = p + 1)
+                upper_matrix[i*width + p] = 1'b0;
+    end
+endfunction
+
+// Register value after the first beat of a message that starts on lane lo,
+// due to the initial value alone: K[lo] = x^(8*(LANES-lo)) * 0xFFFFFFFF.
 function [32*LANES-1:0] init_table(input integer lanes);
     integer l, k;
     reg [31:0] s;
@@ -134,9 +152,24 @@ function [LANE_BITS*LANES-1:0] index_masks(input integer lanes);
     end
 endfunction
 
+// Edge parity masks: bit j of row b is set when bit b differs between j and
+// (j+1) mod LANES. The XOR of the kept lanes under row b is bit b of
+// lo ^ ((hi+1) mod LANES) for a contiguous run of kept lanes lo..hi.
+function [LANE_BITS*LANES-1:0] edge_masks(input integer lanes);
+    integer b, j;
+    begin
+        edge_masks = 0;
+        for (b = 0; b < LANE_BITS; b = b + 1)
+            for (j = 0; j < lanes; j = j + 1)
+                edge_masks[b*lanes + j] = (((j >> b) ^ (((j + 1) % lanes) >> b)) & 1) != 0;
+    end
+endfunction
+
 localparam [32*DATA_WIDTH-1:0] DMAT = data_matrix(DATA_WIDTH);
+localparam [32*DATA_WIDTH-1:0] UMAT = upper_matrix(DATA_WIDTH);
 localparam [32*LANES-1:0] KTAB = init_table(LANES);
 localparam [LANE_BITS*LANES-1:0] IMASK = index_masks(LANES);
+localparam [LANE_BITS*LANES-1:0] EMASK = edge_masks(LANES);
 
 // Flow control: everything advances together.
 wire [LANE_BITS:0] t_valid;
@@ -174,25 +207,34 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- stage B
-// One-hot first and last kept lanes, then their binary indices.
 wire [LANES-1:0] lo_edge = a_keep & ~{a_keep[LANES-2:0], 1'b0};
-wire [LANES-1:0] hi_edge = a_keep & ~{1'b0, a_keep[LANES-1:1]};
-wire [LANE_BITS-1:0] a_lo, a_hi;
-genvar gb;
+wire [LANE_BITS-1:0] a_lo, a_u;
+wire [32*GROUPS-1:0] a_part;
+genvar gb, gg, gi;
 generate
     for (gb = 0; gb < LANE_BITS; gb = gb + 1) begin : g_enc
         assign a_lo[gb] = |(lo_edge & IMASK[gb*LANES +: LANES]);
-        assign a_hi[gb] = |(hi_edge & IMASK[gb*LANES +: LANES]);
+        assign a_u[gb] = ^(a_keep & EMASK[gb*LANES +: LANES]);
+    end
+    for (gg = 0; gg < GROUPS; gg = gg + 1) begin : g_group
+        for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
+            assign a_part[gg*32 + gi] =
+                ^(a_data[gg*GROUP_WIDTH +: GROUP_WIDTH] & UMAT[gi*DATA_WIDTH + gg*GROUP_WIDTH +: GROUP_WIDTH]);
+        end
     end
 endgenerate
 
-reg [LANE_BITS-1:0] b_lo = 0, b_tail = 0;
+reg [32*GROUPS-1:0] b_part = 0;
+reg [31:0] b_d = 32'd0;
+reg [LANE_BITS-1:0] b_lo = 0, b_u = 0;
 reg b_valid = 1'b0, b_first = 1'b0, b_last = 1'b0;
 
 always @(posedge clk) begin
     if (ce) begin
+        b_part <= a_part;
+        b_d <= a_data[31:0];
         b_lo <= a_lo;
-        b_tail <= ~a_hi;
+        b_u <= a_u;
         b_valid <= a_valid;
         b_first <= a_first;
         b_last <= a_last;
@@ -202,116 +244,114 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- stage C
-reg [31:0] c_init = 32'd0;
+reg [31:0] b_y;
+integer ci;
+always @* begin
+    b_y = b_first ? KTAB[b_lo*32 +: 32] : 32'd0;
+    for (ci = 0; ci < GROUPS; ci = ci + 1)
+        b_y = b_y ^ b_part[ci*32 +: 32];
+end
+
+reg [31:0] c_y = 32'd0;
 reg [LANE_BITS-1:0] c_tail = 0;
-reg c_valid = 1'b0, c_first = 1'b0, c_last = 1'b0;
+reg c_valid = 1'b0, c_last = 1'b0;
 
 always @(posedge clk) begin
     if (ce) begin
-        c_init <= b_first ? KTAB[b_lo*32 +: 32] : 32'd0;
-        c_tail <= b_tail;
+        c_y <= b_y;
+        c_tail <= -(b_u ^ b_lo);
         c_valid <= b_valid;
-        c_first <= b_first;
         c_last <= b_last;
     end
     if (rst)
         c_valid <= 1'b0;
 end
 
-// ---------------------------------------------------------------- stage D
-// Data contribution (as from a zero register) and the loop. MERGE_LOOP folds
-// the data matrix into the loop (fewer LUTs, a deeper loop: narrow widths);
-// otherwise the data contribution is pipelined in 64-bit groups (B: group
-// partials, C: their sum) and the loop is only x^(8*LANES) * R.
-wire [31:0] state_next;
-reg [31:0] state_reg = 32'd0;
-reg [LANE_BITS-1:0] d_tail = 0;
-reg d_valid = 1'b0;
-genvar gg, gi;
+// ---------------------------------------------------------------- stage L
+// Operands of the loop for the beat now in C, with the lanes 0..3 of the
+// beat behind it (zero if there is none).
+wire [31:0] next_d = b_valid ? b_d : 32'd0;
+reg [31:0] l_p1 = 32'd0, l_p2 = 32'd0;
+reg [LANE_BITS-1:0] l_tail = 0;
+reg l_valid = 1'b0, l_last = 1'b0, l_cont = 1'b0;
+
+always @(posedge clk) begin
+    if (ce) begin
+        l_p1 <= c_y ^ next_d;
+        l_p2 <= next_d;
+        l_tail <= c_tail;
+        l_valid <= c_valid;
+        l_last <= c_last;
+        l_cont <= c_valid && !c_last;
+    end
+    if (rst) begin
+        l_p1 <= 32'd0;
+        l_p2 <= 32'd0;
+        l_valid <= 1'b0;
+        l_last <= 1'b0;
+        l_cont <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------- stage E
+// The loop. After reset E = 0 with no beat in L.
+reg [31:0] e_reg = 32'd0, w_reg = 32'd0;
+reg [LANE_BITS-1:0] e_tail = 0;
+reg e_valid = 1'b0;
+wire [31:0] e_next, w_next;
+genvar ge;
 generate
-    if (MERGE_LOOP) begin : g_merged
-        reg [DATA_WIDTH-1:0] b_data = 0, c_data = 0;
-        always @(posedge clk) begin
-            if (ce) begin
-                b_data <= a_data;
-                c_data <= b_data;
-            end
-        end
-        wire [DATA_WIDTH-1:0] x = c_data ^ {{(DATA_WIDTH-32){1'b0}}, state_reg & {32{!c_first}}};
-        for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
-            assign state_next[gi] = ^(x & DMAT[gi*DATA_WIDTH +: DATA_WIDTH]) ^ c_init[gi];
-        end
-    end else begin : g_piped
-        wire [32*GROUPS-1:0] a_part;
-        for (gg = 0; gg < GROUPS; gg = gg + 1) begin : g_group
-            for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
-                assign a_part[gg*32 + gi] =
-                    ^(a_data[gg*GROUP_WIDTH +: GROUP_WIDTH] & DMAT[gi*DATA_WIDTH + gg*GROUP_WIDTH +: GROUP_WIDTH]);
-            end
-        end
-        reg [32*GROUPS-1:0] b_part = 0;
-        reg [31:0] b_sum;
-        reg [31:0] c_y = 32'd0;
-        integer ci;
-        always @* begin
-            b_sum = 32'd0;
-            for (ci = 0; ci < GROUPS; ci = ci + 1)
-                b_sum = b_sum ^ b_part[ci*32 +: 32];
-        end
-        always @(posedge clk) begin
-            if (ce) begin
-                b_part <= a_part;
-                c_y <= b_sum;
-            end
-        end
-        for (gi = 0; gi < 32; gi = gi + 1) begin : g_bit
-            assign state_next[gi] = (!c_first & ^(state_reg & DMAT[gi*DATA_WIDTH +: 32])) ^ c_y[gi] ^ c_init[gi];
-        end
+    for (ge = 0; ge < 32; ge = ge + 1) begin : g_loop
+        wire x = ^(e_reg & DMAT[ge*DATA_WIDTH +: 32]);
+        assign e_next[ge] = l_cont ? x ^ l_p1[ge] : l_p2[ge] ^ (e_reg[ge] & !l_valid);
+        assign w_next[ge] = x ^ l_p1[ge] ^ l_p2[ge];
     end
 endgenerate
 
 always @(posedge clk) begin
     if (ce) begin
-        if (c_valid)
-            state_reg <= state_next;
-        d_tail <= c_tail;
-        d_valid <= c_valid && c_last;
+        e_reg <= e_next;
+        w_reg <= w_next;
+        e_tail <= l_tail;
+        e_valid <= l_valid && l_last;
     end
-    if (rst)
-        d_valid <= 1'b0;
+    if (rst) begin
+        e_reg <= 32'd0;
+        e_valid <= 1'b0;
+    end
 end
 
 // ---------------------------------------------------------------- stage T
 // t_crc[b] enters tail stage b; the last stage also inverts (final XOR).
 wire [32*(LANE_BITS+1)-1:0] t_crc;
 wire [LANE_BITS*(LANE_BITS+1)-1:0] t_tail;
-assign t_crc[31:0] = state_reg;
-assign t_tail[LANE_BITS-1:0] = d_tail;
-assign t_valid[0] = d_valid;
+assign t_crc[31:0] = w_reg;
+assign t_tail[LANE_BITS-1:0] = e_tail;
+assign t_valid[0] = e_valid;
 
 genvar gt, gu;
 generate
     for (gt = 0; gt < LANE_BITS; gt = gt + 1) begin : g_tail
-        localparam [32*32-1:0] UMAT = unshift_matrix(gt);
+        localparam [32*32-1:0] UNSHIFT = unshift_matrix(gt);
         localparam [31:0] FINAL = (gt == LANE_BITS - 1) ? 32'hFFFFFFFF : 32'd0;
         wire [31:0] z = t_crc[gt*32 +: 32];
         wire [31:0] u;
         for (gu = 0; gu < 32; gu = gu + 1) begin : g_u
-            assign u[gu] = ^(z & UMAT[gu*32 +: 32]);
+            assign u[gu] = ^(z & UNSHIFT[gu*32 +: 32]);
         end
-        reg [31:0] crc_reg = 32'd0;
+        reg [31:0] z_reg = 32'd0;
         reg [LANE_BITS-1:0] tail_reg = 0;
         reg valid_reg = 1'b0;
         always @(posedge clk) begin
             if (ce) begin
-                crc_reg <= (t_tail[gt*LANE_BITS + gt] ? u : z) ^ FINAL;
+                z_reg <= (t_tail[gt*LANE_BITS + gt] ? u : z) ^ FINAL;
                 tail_reg <= t_tail[gt*LANE_BITS +: LANE_BITS];
                 valid_reg <= t_valid[gt];
             end
             if (rst)
                 valid_reg <= 1'b0;
         end
-        assign t_crc[(gt+1)*32 +: 32] = crc_reg;
+        assign t_crc[(gt+1)*32 +: 32] = z_reg;
         assign t_tail[(gt+1)*LANE_BITS +: LANE_BITS] = tail_reg;
         assign t_valid[gt+1] = valid_reg;
     end

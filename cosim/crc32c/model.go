@@ -22,8 +22,8 @@ var Widths = []int{64, 128, 256, 512}
 func Variant(dataWidth int) string { return fmt.Sprintf("crc32c_w%d", dataWidth) }
 
 // Latency returns the cycles from the handshake of a tlast beat to
-// m_axis_tvalid, when the output is not stalled: 4 + log2(DATA_WIDTH/8).
-func Latency(dataWidth int) int { return 4 + bits.TrailingZeros(uint(dataWidth/8)) }
+// m_axis_tvalid, when the output is not stalled: 5 + log2(DATA_WIDTH/8).
+func Latency(dataWidth int) int { return 5 + bits.TrailingZeros(uint(dataWidth/8)) }
 
 type stage struct {
 	valid bool
