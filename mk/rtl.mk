@@ -68,6 +68,7 @@ endef
 SIM_WIDTHS := 64 128 256 512
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 
 SIM_LIB := $(RTL_BUILD)/libmparxsim.a
 # The static libraries the cgo packages link against (package cosim).
@@ -127,8 +128,8 @@ lint-rtl:
 	@set -e; for f in $(RTL_SRCS) $(SYNTH_SRCS); do \
 		m=$$(basename $$f .v); \
 		echo "lint $$m"; \
-		$(VERILATOR) --lint-only -Wall -y rtl --top-module $$m $$f; \
-		$(IVERILOG) -g2005 -y rtl -s $$m -o /dev/null $$f; \
+		$(VERILATOR) --lint-only -Wall -y rtl -y scripts/synth --top-module $$m $$f; \
+		$(IVERILOG) -g2005 -y rtl -y scripts/synth -s $$m -o /dev/null $$f; \
 	done
 	@set -e; $(foreach v,$(SIM_VARIANTS),echo "lint $(v)"; \
 		$(VERILATOR) --lint-only -Wall -y rtl $(SIM_ARGS_$(v));)

@@ -4,12 +4,11 @@
 `default_nettype none
 
 /*
- * crc32c_ref_shell: place-and-route shell for crc32c_ref (synthesis measurements
- * only, not part of the design). A wide core has more ports than an iCE40
- * package has pins, so every input of crc32c comes from a flip-flop of a
- * shift register fed by one pin, and every output is registered and folded
- * into one pin. All crc32c paths are then register to register, as they would
- * be inside a larger design. The shell adds flip-flops and a few LUTs (the
+ * crc32c_ref_shell: place-and-route shell for crc32c_ref (synthesis
+ * measurements only, not part of the design), built like crc32c_shell: every
+ * input of crc32c_ref comes from a flip-flop of a shift register fed by one
+ * pin, every output is registered and folded into one pin, so all its paths
+ * are register to register. The shell adds flip-flops and a few LUTs (the
  * output XOR fold); the LUT and flip-flop counts in docs/synth.md are those
  * of crc32c_ref synthesised alone. Latency: not meaningful.
  */
