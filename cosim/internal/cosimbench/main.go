@@ -92,26 +92,19 @@ func lockstep(s *cosim.Sim, width int, in []uint64, n, b int) (result, error) {
 	return result{time.Since(t0), sum}, nil
 }
 
-func best(runs int, f func() (result, error)) (result, error) {
-	var r result
-	for i := 0; i < runs; i++ {
-		x, err := f()
-		if err != nil {
-			return r, err
-		}
-		if i == 0 || x.dur < r.dur {
-			r = x
-		}
+// keepBest records x in *r when it is the fastest so far.
+func keepBest(r *result, x result) {
+	if r.dur == 0 || x.dur < r.dur {
+		*r = x
 	}
-	return r, nil
 }
 
 func rate(n int, r result) float64 { return float64(n) / r.dur.Seconds() }
 
 func run() error {
-	cycles := flag.Int("cycles", 1<<20, "cycles per run")
+	cycles := flag.Int("cycles", 1<<19, "cycles per run")
 	batch := flag.Int("batch", 1024, "cycles per cgo call")
-	runs := flag.Int("runs", 3, "runs per measurement (the best is kept)")
+	runs := flag.Int("runs", 5, "runs per measurement (the best is kept)")
 	flag.Parse()
 
 	runtime.LockOSThread()
@@ -125,36 +118,38 @@ func run() error {
 			return err
 		}
 		in := stimulus(s, n, w)
-		plain, err := best(*runs, func() (result, error) {
+		n1 := n / 8
+		// The four ways are interleaved run by run, and each keeps its best
+		// run, so that load from other processes hits them alike.
+		var plain, cgo, one, ls result
+		for r := 0; r < *runs; r++ {
 			d, sum, err := s.PlainLoop(n, in)
-			return result{d, sum}, err
-		})
-		if err != nil {
-			return err
-		}
-		// Fresh instances so that every run starts from reset.
-		measure := func(f func(*cosim.Sim) (result, error)) (result, error) {
-			return best(*runs, func() (result, error) {
+			if err != nil {
+				return err
+			}
+			keepBest(&plain, result{d, sum})
+			for _, m := range []struct {
+				dst *result
+				f   func(*cosim.Sim) (result, error)
+			}{
+				{&cgo, func(si *cosim.Sim) (result, error) { return batched(si, in, n, *batch), nil }},
+				{&one, func(si *cosim.Sim) (result, error) { return batched(si, in, n1, 1), nil }},
+				{&ls, func(si *cosim.Sim) (result, error) { return lockstep(si, w, in, n, *batch) }},
+			} {
+				// A fresh instance per run, so that every run starts from reset.
 				si, err := cosim.Open(crc32c.Variant(w))
 				if err != nil {
-					return result{}, err
+					return err
 				}
-				defer si.Close()
-				return f(si)
-			})
-		}
-		cgo, err := measure(func(si *cosim.Sim) (result, error) { return batched(si, in, n, *batch), nil })
-		if err != nil {
-			return err
-		}
-		n1 := n / 8
-		one, err := measure(func(si *cosim.Sim) (result, error) { return batched(si, in, n1, 1), nil })
-		if err != nil {
-			return err
-		}
-		ls, err := measure(func(si *cosim.Sim) (result, error) { return lockstep(si, w, in, n, *batch) })
-		if err != nil {
-			return err
+				x, err := m.f(si)
+				if cerr := si.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return err
+				}
+				keepBest(m.dst, x)
+			}
 		}
 		if cgo.sum != plain.sum || ls.sum != plain.sum {
 			return fmt.Errorf("%s: output checksums differ: C++ %x, cgo %x, lockstep %x", s.Variant(), plain.sum, cgo.sum, ls.sum)
