@@ -1,0 +1,1009 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_walk: the FPDU walker of the mpa_rx ingress. It walks the TCP
+ * payload of every frame as a chain of MPA FPDUs (RFC 5044: ULPDU_Length,
+ * markers every 512 octets of sequence space, CRC32C), checks each FPDU's
+ * CRC and markers, and emits one record per FPDU and one summary per frame.
+ * Functional reference: golden/fastpath `walk` with mpa.Half.Deframe;
+ * docs/design.md section 2. Never stalls: one beat per cycle.
+ *
+ * Input (the word view; docs in the port list): word k of a frame holds
+ * frame octets 4k-2 .. 4k+1, word j of a beat is w_data[32j+31:32j], its
+ * first wire octet in bits [7:0]. w_pmask marks the TCP payload words (one
+ * contiguous run per frame, possibly empty).
+ *
+ * The walk. An FPDU starts at payload word 0; if a marker is there, its
+ * ULPDU_Length word follows the marker. An FPDU whose ULPDU_Length word L
+ * holds n occupies C = ceil((n+2)/4) + 1 words of content (length, ULPDU,
+ * pad, CRC) plus the markers that fall inside it; a marker just after its
+ * CRC word belongs to the next FPDU. The next FPDU starts right after it.
+ * The walk records every FPDU whose ULPDU_Length word is payload, and ends
+ * at the first FPDU whose ULPDU_Length word is not payload, or after
+ * recording the first FPDU with ULPDU_Length < 14 (sum_small: the frame is
+ * not placed, and the walk keeps a 5-word minimum FPDU step that way).
+ * Markers: sequence number s has a marker when (s - seq_start) mod 512 == 0.
+ * When seg_seq - seq_start is not a multiple of 4 (sum_grid = 0) markers
+ * are taken at the word that holds such an s (as if seq_start were moved
+ * onto seg_seq's word grid); the frame goes to software then anyway.
+ *
+ * Records (FIFO, rec_valid/rec_ready, FWFT): rec_lseq_w is the payload word
+ * index of the ULPDU_Length word; rec_ulen, rec_ctrl (DDP control), rec_ulp
+ * are that word's octets 0-1, 2 and 3; rec_hdr holds the next four words of
+ * the stream after it, markers skipped, each big endian, the first in
+ * [127:96] (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
+ * MSN, MO); a word that is not payload reads as 0. rec_first / rec_last mark
+ * the frame's first and last record. Every record of a frame is written into
+ * the FIFO at least L_WALK - 8 cycles after its... at the latest 6 cycles
+ * after the frame's w_last beat, so it is in the FIFO (at rec_* if nothing
+ * is ahead of it) by the time sum_valid pulses for the frame.
+ * FIFO bound: NCRC banks (see CRC) of BANK_DEPTH + 1 records, filled and
+ * drained in rotation: a record is dropped only when its bank is full, that
+ * is with at least NCRC*BANK_DEPTH + 1 >= MAX_FPDUS records stored
+ * (BANK_DEPTH = 2^ceil(log2(ceil(MAX_FPDUS/NCRC)))). MAX_FPDUS = 512 holds
+ * the 448 records of a 9000-octet MTU frame of minimal (20-octet) FPDUs plus
+ * the start of the next. Once a record of a frame is dropped, the rest of
+ * that frame's records are dropped too: the frame's summary then has
+ * sum_ok = 0 and sum_nrec tells how many of its records (the first ones)
+ * are in the FIFO. Nothing ever stalls or hangs.
+ *
+ * Summary (sum_valid: a one-cycle pulse exactly L_WALK cycles after the cycle
+ * of the frame's w_last beat):
+ *   sum_whole        records were made, no ULPDU < 14, and the walk ended
+ *                    exactly at the end of the payload
+ *   sum_small        some recorded ULPDU_Length < 14 (the last record)
+ *   sum_grid         !markers_on || (seg_seq - seq_start) mod 4 == 0
+ *   sum_crc_ok       every checked FPDU's CRC matches (1 when crc_on = 0)
+ *   sum_marker_ok    every marker in a checked FPDU has FPDUPTR & ~3 == its
+ *                    octet offset from the FPDU's first octet (a marker at
+ *                    an FPDU start belongs to it: FPDUPTR 0)
+ *   sum_first_marker markers_on and the first FPDU holds a marker before its
+ *                    CRC word (a leading marker counts)
+ *   sum_any_l        some record has the DDP L bit (control & 0x40)
+ *   sum_nfpdu        number of records of the frame
+ *   sum_ok, sum_nrec no record was dropped; records stored in the FIFO
+ * A checked FPDU is a recorded FPDU with ULPDU_Length >= 14 whose last word
+ * (the CRC) is payload.
+ * seg_seq, seq_start, markers_on and crc_on are used from the frame's first
+ * payload beat to its last beat (sum_grid from the last beat).
+ *
+ * CRC: NCRC = 1 + ceil((WPB-1)/5) crc32c engines, FPDU i of the record
+ * sequence on engine i mod NCRC (FPDUs of 5 words or more cannot make two
+ * FPDUs of one engine share a beat). Each engine takes a whole FPDU, first
+ * octet (a leading marker included) to last CRC octet, and the FPDU checks
+ * when the result is the CRC32C residue 0x48674BC7: that holds exactly when
+ * the CRC field equals the CRC32C of the octets before it (CRC(m || c) for
+ * the 4 CRC octets c is an invertible function of c), and it needs no
+ * storage of CRC fields while the engine works. An FPDU still open at the
+ * frame's last beat (or the small FPDU that stops the walk) is closed there
+ * and its result ignored.
+ *
+ * Latency: L_WALK = 7 + (4 + log2(DATA_WIDTH/8)) cycles (the crc32c
+ * latency): 14 at 64 bit, 15 at 128, 16 at 256, 17 at 512. Pipeline:
+ *   A  input register; payload start; marker grid phase of the beat
+ *   B  per word: FPDU content length from a would-be ULPDU_Length there
+ *   C  per word: FPDU end and next ULPDU_Length position, markers included
+ *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX)
+ *   E  the walk (the only loop over beats): select the entry's chain
+ *   F  FPDU slots (one per engine): engine inputs, marker checks, record
+ *      header capture, record FIFO writes
+ *   then the crc32c engines and a summary register.
+ */
+module mpa_rx_walk #(
+    // Width of the word view (64, 128, 256 or 512).
+    parameter DATA_WIDTH = 64,
+    // Minimum number of records the record FIFO holds.
+    parameter MAX_FPDUS = 512
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    // Per frame, from its first payload beat to its last beat.
+    input  wire [31:0]              seg_seq,
+    input  wire [31:0]              seq_start,
+    input  wire                     markers_on,
+    input  wire                     crc_on,
+
+    // Word view, one beat per cycle when w_valid.
+    input  wire                     w_valid,
+    input  wire [DATA_WIDTH-1:0]    w_data,
+    input  wire [DATA_WIDTH/32-1:0] w_pmask,
+    input  wire                     w_last,
+
+    // FPDU records.
+    output wire                     rec_valid,
+    input  wire                     rec_ready,
+    output wire [15:0]              rec_lseq_w,
+    output wire [15:0]              rec_ulen,
+    output wire [7:0]               rec_ctrl,
+    output wire [7:0]               rec_ulp,
+    output wire [127:0]             rec_hdr,
+    output wire                     rec_first,
+    output wire                     rec_last,
+
+    // Frame summary.
+    output wire                     sum_valid,
+    output wire                     sum_whole,
+    output wire                     sum_small,
+    output wire                     sum_grid,
+    output wire                     sum_crc_ok,
+    output wire                     sum_marker_ok,
+    output wire                     sum_first_marker,
+    output wire                     sum_any_l,
+    output wire [15:0]              sum_nfpdu,
+    output wire                     sum_ok,
+    output wire [15:0]              sum_nrec
+);
+
+localparam WPB = DATA_WIDTH / 32;           // words per beat
+localparam LW = $clog2(WPB);                // bits of a word offset in a beat
+localparam KEEP = DATA_WIDTH / 8;
+localparam KMAX = (WPB + 4) / 5;            // most ULPDU_Length words walked in one beat
+localparam NCRC = 1 + (WPB + 3) / 5;        // CRC engines = FPDU slots
+localparam SW = NCRC > 2 ? 2 : 1;           // bits of a slot index
+localparam LCRC = 5 + $clog2(KEEP);         // crc32c latency (its header)
+/* verilator lint_off UNUSEDPARAM */
+localparam L_WALK = 7 + LCRC;               // w_last beat to sum_valid (documentation)
+/* verilator lint_on UNUSEDPARAM */
+localparam PW = 16;                         // bits of a word position in a frame
+localparam BANK_AW = $clog2((MAX_FPDUS + NCRC - 1) / NCRC);
+localparam [31:0] RESIDUE = 32'h48674BC7;   // CRC32C of any message followed by its CRC
+localparam REC_W = 16 + 32 + 128 + 2;       // lseq, ULPDU_Length word, header, first, last
+localparam SUM_W = 5 + 16 + 1 + 16 + 1;
+
+localparam [1:0] END_CONT = 2'd0;           // the chain leaves the beat, the walk goes on
+localparam [1:0] END_NONPAY = 2'd1;         // a ULPDU_Length word is not payload: walk over
+localparam [1:0] END_SMALL = 2'd2;          // a ULPDU_Length < 14 was recorded: walk over
+
+// ========================================================== stage A
+reg a_valid = 1'b0, a_first = 1'b0, a_last = 1'b0, a_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] a_data = 0;
+reg [WPB-1:0] a_pmask = 0;
+reg [PW-1:0] a_B = 0;
+reg [6:0] a_mw = 7'd0;
+reg a_mon = 1'b0, a_con = 1'b0, a_grid = 1'b0;
+reg in_frame = 1'b0, pay_seen = 1'b0;
+
+// Only the offset modulo 512 matters (the marker grid).
+/* verilator lint_off UNUSEDSIGNAL */
+wire [31:0] seq_off = seg_seq - seq_start;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    a_valid <= w_valid;
+    if (w_valid) begin
+        a_data <= w_data;
+        a_pmask <= w_pmask;
+        a_last <= w_last;
+        a_first <= !in_frame;
+        a_pfirst <= (|w_pmask) && !(in_frame && pay_seen);
+        a_B <= in_frame ? a_B + WPB[PW-1:0] : {PW{1'b0}};
+        a_mw <= seq_off[8:2];
+        a_mon <= markers_on;
+        a_con <= crc_on;
+        a_grid <= !markers_on || seq_off[1:0] == 2'd0;
+        in_frame <= !w_last;
+        pay_seen <= (in_frame && pay_seen) || (|w_pmask);
+    end
+    if (rst) begin
+        a_valid <= 1'b0;
+        in_frame <= 1'b0;
+        pay_seen <= 1'b0;
+    end
+end
+
+// First and last payload word of the beat.
+reg [LW-1:0] a_j0, a_hi;
+integer ai;
+always @* begin
+    a_j0 = {LW{1'b0}};
+    a_hi = {LW{1'b0}};
+    for (ai = WPB - 1; ai >= 0; ai = ai - 1)
+        if (a_pmask[ai])
+            a_j0 = ai[LW-1:0];
+    for (ai = 0; ai < WPB; ai = ai + 1)
+        if (a_pmask[ai])
+            a_hi = ai[LW-1:0];
+end
+
+// Marker grid phase: word 0 of the beat is q_cur words past a marker
+// position (mod 128). Payload word 0 is ((seg_seq - seq_start) mod 512) / 4.
+reg [6:0] q_reg = 7'd0;
+wire [6:0] q_cur = a_pfirst ? a_mw - {{(7-LW){1'b0}}, a_j0} : q_reg;
+
+always @(posedge clk) begin
+    if (a_valid)
+        q_reg <= q_cur + WPB[6:0];
+    if (rst)
+        q_reg <= 7'd0;
+end
+
+// ========================================================== stage B
+reg b_valid = 1'b0, b_first = 1'b0, b_last = 1'b0, b_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] b_data = 0;
+reg [WPB-1:0] b_pmask = 0;
+reg [PW-1:0] b_B = 0;
+reg b_mon = 1'b0, b_con = 1'b0, b_grid = 1'b0, b_mkP0 = 1'b0;
+reg [LW-1:0] b_j0 = 0, b_hi = 0;
+
+always @(posedge clk) begin
+    b_valid <= a_valid;
+    b_data <= a_data;
+    b_pmask <= a_pmask;
+    b_first <= a_first;
+    b_last <= a_last;
+    b_pfirst <= a_pfirst;
+    b_B <= a_B;
+    b_mon <= a_mon;
+    b_con <= a_con;
+    b_grid <= a_grid;
+    b_mkP0 <= a_mon && a_mw == 7'd0;
+    b_j0 <= a_j0;
+    b_hi <= a_hi;
+    if (rst)
+        b_valid <= 1'b0;
+end
+
+// Per word j, as if word j held a ULPDU_Length: content words c, grid
+// offset g of the word, whether a marker falls inside the content (gt) and
+// the parts of floor((c - r - 1) / 127) (r = words to the next marker).
+wire [15*WPB-1:0] bw_c;
+wire [7*WPB-1:0] bw_g;
+wire [WPB-1:0] bw_gt, bw_mkprev;
+wire [8*WPB-1:0] bw_a0;
+wire [9*WPB-1:0] bw_y;
+wire [3*WPB-1:0] bw_hs;
+
+genvar gj;
+generate
+    for (gj = 0; gj < WPB; gj = gj + 1) begin : g_dec1
+        localparam [6:0] J7 = gj;
+        wire [15:0] ulen = {a_data[32*gj +: 8], a_data[32*gj+8 +: 8]};
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [16:0] c5 = {1'b0, ulen} + 17'd5;
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire [14:0] c = c5[16:2] + 15'd1;
+        wire [6:0] g = q_cur + J7;
+        wire [6:0] r = 7'd0 - g;
+        wire gt = a_mon && c > {8'd0, r};
+        wire [14:0] x = c - {8'd0, r} - 15'd1;
+        reg [14:0] c_q = 0;
+        reg [6:0] g_q = 0;
+        reg gt_q = 1'b0, mkprev_q = 1'b0;
+        reg [7:0] a0_q = 0;
+        reg [8:0] y_q = 0;
+        reg [2:0] hs_q = 0;
+        always @(posedge clk) begin
+            c_q <= c;
+            g_q <= g;
+            gt_q <= gt;
+            mkprev_q <= a_mon && g == 7'd1;
+            a0_q <= x[14:7];
+            y_q <= {2'b0, x[6:0]} + {1'b0, x[14:7]};
+            // Header word index from which a marker is skipped (4: none).
+            hs_q <= (a_mon && r != 7'd0 && r <= 7'd4) ? r[2:0] - 3'd1 : 3'd4;
+        end
+        assign bw_c[15*gj +: 15] = c_q;
+        assign bw_g[7*gj +: 7] = g_q;
+        assign bw_gt[gj] = gt_q;
+        assign bw_mkprev[gj] = mkprev_q;
+        assign bw_a0[8*gj +: 8] = a0_q;
+        assign bw_y[9*gj +: 9] = y_q;
+        assign bw_hs[3*gj +: 3] = hs_q;
+    end
+endgenerate
+
+// ========================================================== stage C
+reg c_valid = 1'b0, c_first = 1'b0, c_last = 1'b0, c_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] c_data = 0;
+reg [WPB-1:0] c_pmask = 0;
+reg [PW-1:0] c_B = 0;
+reg c_con = 1'b0, c_grid = 1'b0, c_mkP0 = 1'b0;
+reg [LW-1:0] c_j0 = 0, c_hi = 0;
+
+always @(posedge clk) begin
+    c_valid <= b_valid;
+    c_data <= b_data;
+    c_pmask <= b_pmask;
+    c_first <= b_first;
+    c_last <= b_last;
+    c_pfirst <= b_pfirst;
+    c_B <= b_B;
+    c_con <= b_con;
+    c_grid <= b_grid;
+    c_mkP0 <= b_mkP0;
+    c_j0 <= b_j0;
+    c_hi <= b_hi;
+    if (rst)
+        c_valid <= 1'b0;
+end
+
+// Per word j: FPDU end E (first word after it) and the position of the next
+// ULPDU_Length word nL (after a marker at E), small, first-marker and
+// marker flags.
+wire [PW*WPB-1:0] cw_E, cw_nL;
+wire [WPB-1:0] cw_small, cw_fm, cw_mk, cw_mkprev;
+wire [3*WPB-1:0] cw_hs;
+
+generate
+    for (gj = 0; gj < WPB; gj = gj + 1) begin : g_dec2
+        localparam [PW-1:0] JP = gj;
+        wire [14:0] c = bw_c[15*gj +: 15];
+        wire [6:0] g = bw_g[7*gj +: 7];
+        wire [7:0] a0 = bw_a0[8*gj +: 8];
+        wire [8:0] y = bw_y[9*gj +: 9];
+        wire [7:0] q = a0 + {7'd0, y >= 9'd127} + {7'd0, y >= 9'd254};
+        wire [7:0] m = bw_gt[gj] ? q + 8'd1 : 8'd0;
+        wire [14:0] cm = c + {7'd0, m};
+        wire [PW-1:0] e = b_B + JP + {1'b0, cm};
+        wire [6:0] ge = g + cm[6:0];
+        wire mke = b_mon && ge == 7'd0;
+        wire [15:0] ulen = {b_data[32*gj +: 8], b_data[32*gj+8 +: 8]};
+        reg [PW-1:0] e_q = 0, nl_q = 0;
+        reg small_q = 1'b0, fm_q = 1'b0, mk_q = 1'b0, mkprev_q = 1'b0;
+        reg [2:0] hs_q = 0;
+        always @(posedge clk) begin
+            e_q <= e;
+            nl_q <= e + {{(PW-1){1'b0}}, mke};
+            small_q <= ulen < 16'd14;
+            fm_q <= b_mon && (bw_mkprev[gj] || bw_gt[gj]);
+            mk_q <= b_mon && g == 7'd0;
+            mkprev_q <= bw_mkprev[gj];
+            hs_q <= bw_hs[3*gj +: 3];
+        end
+        assign cw_E[PW*gj +: PW] = e_q;
+        assign cw_nL[PW*gj +: PW] = nl_q;
+        assign cw_small[gj] = small_q;
+        assign cw_fm[gj] = fm_q;
+        assign cw_mk[gj] = mk_q;
+        assign cw_mkprev[gj] = mkprev_q;
+        assign cw_hs[3*gj +: 3] = hs_q;
+    end
+endgenerate
+
+// ========================================================== stage D
+// For every entry word e (the walk's next ULPDU_Length word, if it is in
+// this beat): the ULPDU_Length words the walk visits in this beat, how the
+// chain ends, and where the walk continues.
+reg [3*WPB-1:0] dn_cnt;
+reg [KMAX*LW*WPB-1:0] dn_pos;
+reg [2*WPB-1:0] dn_end;
+reg [PW*WPB-1:0] dn_exL, dn_exS;
+reg [LW-1:0] dc_cur, dc_last;
+reg dc_alive;
+integer de, ds;
+always @* begin
+    dn_cnt = 0;
+    dn_pos = 0;
+    dn_end = 0;
+    dn_exL = 0;
+    dn_exS = 0;
+    for (de = 0; de < WPB; de = de + 1) begin
+        dc_cur = de[LW-1:0];
+        dc_last = de[LW-1:0];
+        dc_alive = 1'b1;
+        for (ds = 0; ds < KMAX; ds = ds + 1) begin
+            if (dc_alive) begin
+                if (!c_pmask[dc_cur]) begin
+                    dn_end[2*de +: 2] = END_NONPAY;
+                    dc_alive = 1'b0;
+                end else begin
+                    dn_pos[(de*KMAX + ds)*LW +: LW] = dc_cur;
+                    dn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
+                    dc_last = dc_cur;
+                    if (cw_small[dc_cur]) begin
+                        dn_end[2*de +: 2] = END_SMALL;
+                        dc_alive = 1'b0;
+                    end else if (cw_nL[PW*dc_cur + LW +: PW-LW] == c_B[PW-1:LW]) begin
+                        dc_cur = cw_nL[PW*dc_cur +: LW];
+                    end else begin
+                        dc_alive = 1'b0;
+                    end
+                end
+            end
+        end
+        dn_exL[PW*de +: PW] = cw_nL[PW*dc_last +: PW];
+        dn_exS[PW*de +: PW] = cw_E[PW*dc_last +: PW];
+    end
+end
+
+reg d_valid = 1'b0, d_first = 1'b0, d_last = 1'b0, d_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] d_data = 0;
+reg [WPB-1:0] d_pmask = 0;
+reg [PW-1:0] d_B = 0;
+reg d_con = 1'b0, d_grid = 1'b0, d_mkP0 = 1'b0;
+reg [LW-1:0] d_j0 = 0, d_hi = 0;
+reg [3*WPB-1:0] d_cnt = 0;
+reg [KMAX*LW*WPB-1:0] d_pos = 0;
+reg [2*WPB-1:0] d_end = 0;
+reg [PW*WPB-1:0] d_exL = 0, d_exS = 0, d_E = 0;
+reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0;
+reg [3*WPB-1:0] d_hs = 0;
+
+always @(posedge clk) begin
+    d_valid <= c_valid;
+    d_data <= c_data;
+    d_pmask <= c_pmask;
+    d_first <= c_first;
+    d_last <= c_last;
+    d_pfirst <= c_pfirst;
+    d_B <= c_B;
+    d_con <= c_con;
+    d_grid <= c_grid;
+    d_mkP0 <= c_mkP0;
+    d_j0 <= c_j0;
+    d_hi <= c_hi;
+    d_cnt <= dn_cnt;
+    d_pos <= dn_pos;
+    d_end <= dn_end;
+    d_exL <= dn_exL;
+    d_exS <= dn_exS;
+    d_E <= cw_E;
+    d_small <= cw_small;
+    d_fm <= cw_fm;
+    d_mk <= cw_mk;
+    d_mkprev <= cw_mkprev;
+    d_hs <= cw_hs;
+    if (rst)
+        d_valid <= 1'b0;
+end
+
+// ========================================================== stage E: the walk
+reg w_act = 1'b0, w_stop = 1'b0, w_fm = 1'b0, w_anyl = 1'b0;
+reg [PW-1:0] w_nL = 0, w_nS = 0, w_P0 = 0, w_Pend = 0;
+reg [15:0] w_nrec = 16'd0;
+
+wire [PW-1:0] d_P0 = d_B + {{(PW-LW){1'b0}}, d_j0};
+
+reg en_act_in, en_stop_in, en_fm_in, en_anyl_in, en_hit;
+reg [PW-1:0] en_nL_in, en_nS_in, en_P0_in, en_Pend_in;
+reg [15:0] en_nrec_in;
+reg [LW-1:0] en_ent, en_p;
+reg [2:0] en_cnt;
+reg [1:0] en_endk;
+reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_whole;
+reg [PW-1:0] en_nL, en_nS, en_Pend;
+reg [15:0] en_nrec;
+reg [KMAX*LW-1:0] en_rpos, en_ros;
+reg [KMAX*PW-1:0] en_rE, en_rlseq;
+reg [KMAX*32-1:0] en_rword;
+reg [KMAX-1:0] en_rsmall, en_rfirst;
+reg [KMAX*3-1:0] en_rhs;
+integer ei;
+
+always @* begin
+    en_act_in = d_pfirst || (!d_first && w_act);
+    en_nL_in = d_pfirst ? d_P0 + {{(PW-1){1'b0}}, d_mkP0} : w_nL;
+    en_nS_in = d_pfirst ? d_P0 : w_nS;
+    en_P0_in = d_pfirst ? d_P0 : w_P0;
+    en_stop_in = !d_first && w_stop;
+    en_fm_in = !d_first && w_fm;
+    en_anyl_in = !d_first && w_anyl;
+    en_nrec_in = d_first ? 16'd0 : w_nrec;
+    en_Pend_in = d_first ? {PW{1'b0}} : w_Pend;
+
+    en_hit = en_act_in && en_nL_in[PW-1:LW] == d_B[PW-1:LW];
+    en_ent = en_nL_in[LW-1:0];
+    en_cnt = en_hit ? d_cnt[3*en_ent +: 3] : 3'd0;
+    en_endk = d_end[2*en_ent +: 2];
+
+    en_act = en_act_in;
+    en_nL = en_nL_in;
+    en_nS = en_nS_in;
+    en_stop = en_stop_in;
+    if (en_hit) begin
+        case (en_endk)
+            END_CONT: begin
+                en_nL = d_exL[PW*en_ent +: PW];
+                en_nS = d_exS[PW*en_ent +: PW];
+            end
+            END_NONPAY: begin
+                en_act = 1'b0;
+                if (en_cnt != 3'd0)
+                    en_nS = d_exS[PW*en_ent +: PW];
+            end
+            default: begin
+                en_act = 1'b0;
+                en_stop = 1'b1;
+            end
+        endcase
+    end
+    // The first ULPDU_Length word of the beat belongs to an FPDU that
+    // started with a marker in the last word of the previous beat.
+    en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_nS_in != en_nL_in;
+    // An FPDU starts with a marker in the beat's last word; its
+    // ULPDU_Length word is in the next beat.
+    en_pend = en_act && en_nS[PW-1:LW] == d_B[PW-1:LW] && en_nL[PW-1:LW] != d_B[PW-1:LW] &&
+        d_pmask[WPB-1];
+
+    // The visited ULPDU_Length words, in order.
+    en_rpos = 0;
+    en_ros = 0;
+    en_rE = 0;
+    en_rlseq = 0;
+    en_rword = 0;
+    en_rsmall = 0;
+    en_rfirst = 0;
+    en_rhs = 0;
+    en_anyl = en_anyl_in;
+    en_fm = en_fm_in;
+    for (ei = 0; ei < KMAX; ei = ei + 1) begin
+        en_p = d_pos[(en_ent*KMAX + ei)*LW +: LW];
+        en_rpos[ei*LW +: LW] = en_p;
+        en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, d_mkprev[en_p]};
+        en_rE[ei*PW +: PW] = d_E[PW*en_p +: PW];
+        en_rlseq[ei*PW +: PW] = d_B + {{(PW-LW){1'b0}}, en_p} - en_P0_in;
+        en_rword[ei*32 +: 32] = d_data[32*en_p +: 32];
+        en_rsmall[ei] = d_small[en_p];
+        en_rhs[ei*3 +: 3] = d_hs[3*en_p +: 3];
+        en_rfirst[ei] = ei == 0 && en_nrec_in == 16'd0;
+        if (ei < en_cnt && d_data[32*en_p + 22])
+            en_anyl = 1'b1;
+        if (ei == 0 && en_cnt != 3'd0 && en_nrec_in == 16'd0)
+            en_fm = d_fm[en_p];
+    end
+    en_nrec = en_nrec_in + {13'd0, en_cnt};
+    en_Pend = (|d_pmask) ? d_B + {{(PW-LW){1'b0}}, d_hi} + 1'b1 : en_Pend_in;
+    en_whole = en_nrec != 16'd0 && !en_stop && en_nS == en_Pend;
+end
+
+reg e_valid = 1'b0, e_first = 1'b0, e_last = 1'b0;
+reg [DATA_WIDTH-1:0] e_data = 0;
+reg [WPB-1:0] e_pmask = 0, e_mk = 0;
+reg [PW-1:0] e_B = 0;
+reg e_con = 1'b0, e_grid = 1'b0;
+reg [2:0] e_ndec = 3'd0;
+reg e_carried = 1'b0, e_pend = 1'b0, e_stop = 1'b0;
+reg e_whole = 1'b0, e_fm = 1'b0, e_anyl = 1'b0;
+reg [15:0] e_nrec = 16'd0;
+reg [KMAX*LW-1:0] e_rpos = 0, e_ros = 0;
+reg [KMAX*PW-1:0] e_rE = 0, e_rlseq = 0;
+reg [KMAX*32-1:0] e_rword = 0;
+reg [KMAX-1:0] e_rsmall = 0, e_rfirst = 0;
+reg [KMAX*3-1:0] e_rhs = 0;
+
+always @(posedge clk) begin
+    if (d_valid) begin
+        w_act <= en_act;
+        w_nL <= en_nL;
+        w_nS <= en_nS;
+        w_P0 <= en_P0_in;
+        w_stop <= en_stop;
+        w_fm <= en_fm;
+        w_anyl <= en_anyl;
+        w_nrec <= en_nrec;
+        w_Pend <= en_Pend;
+    end
+    e_valid <= d_valid;
+    e_first <= d_first;
+    e_last <= d_last;
+    e_data <= d_data;
+    e_pmask <= d_pmask;
+    e_mk <= d_mk & d_pmask;
+    e_B <= d_B;
+    e_con <= d_con;
+    e_grid <= d_grid;
+    e_ndec <= en_cnt;
+    e_carried <= en_carried;
+    e_pend <= en_pend;
+    e_stop <= en_stop;
+    e_whole <= en_whole;
+    e_fm <= en_fm;
+    e_anyl <= en_anyl;
+    e_nrec <= en_nrec;
+    e_rpos <= en_rpos;
+    e_ros <= en_ros;
+    e_rE <= en_rE;
+    e_rlseq <= en_rlseq;
+    e_rword <= en_rword;
+    e_rsmall <= en_rsmall;
+    e_rfirst <= en_rfirst;
+    e_rhs <= en_rhs;
+    if (rst) begin
+        w_act <= 1'b0;
+        w_stop <= 1'b0;
+        w_fm <= 1'b0;
+        w_anyl <= 1'b0;
+        w_nL <= 0;
+        w_nS <= 0;
+        w_P0 <= 0;
+        w_Pend <= 0;
+        w_nrec <= 16'd0;
+        e_valid <= 1'b0;
+    end
+end
+
+// ========================================================== stage F: FPDU slots
+// Slot k holds the FPDUs i with i mod NCRC == k (counting records over all
+// frames, so that slot k also is record FIFO bank k): the crc32c message of
+// its FPDU, the marker check state and the record being assembled.
+reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0, s_pend = 0, s_first = 0;
+reg [NCRC*PW-1:0] s_S = 0, s_E = 0, s_L = 0, s_lseq = 0;
+reg [NCRC*3-1:0] s_hs = 0;
+reg [NCRC*32-1:0] s_word = 0;
+reg [NCRC*128-1:0] s_hdr = 0;
+reg [SW-1:0] sp = 0;        // slot of the next FPDU to start
+reg [SW-1:0] newest = 0;    // slot of the newest record
+reg [SW-1:0] wslot = 0;     // slot (bank) of the next record to store
+reg f_mkerr = 1'b0, f_ovf = 1'b0;
+reg [15:0] f_nstored = 16'd0;
+
+wire [NCRC-1:0] bank_full;
+
+reg [SW-1:0] fn_sp_eff, fn_sp, fn_newest, fn_wslot;
+reg fn_mkerr_in, fn_ovf_in, fn_mkerr, fn_ovf;
+reg [15:0] fn_nstored_in, fn_nstored;
+reg [NCRC-1:0] fn_dec, fn_open, fn_act, fn_Ek, fn_small, fn_mkerr_s, fn_pend, fn_first;
+reg [NCRC-1:0] fn_push, fn_wr, fn_last, fn_tvalid, fn_tlast, fn_chk;
+reg [NCRC*KEEP-1:0] fn_keep;
+reg [NCRC*PW-1:0] fn_S, fn_E, fn_L, fn_lseq;
+reg [NCRC*3-1:0] fn_hs;
+reg [NCRC*32-1:0] fn_word;
+reg [NCRC*128-1:0] fn_hdr;
+reg [NCRC*REC_W-1:0] fn_rec;
+reg [LW-1:0] fn_os, fn_dpos, fn_fw, fn_lw, fn_om, fn_wo;
+reg [PW-1:0] fn_Em1, fn_hp, fn_moff;
+reg [31:0] fn_dw;
+reg fn_endin, fn_active, fn_mkany, fn_cover, fn_done, fn_blocked;
+reg [2:0] fn_nok;
+integer fk, fi, fj, fh, fo;
+
+localparam [4:0] NCRC5 = NCRC[4:0];
+
+// (base + add) mod NCRC.
+function [SW-1:0] slot_add(input [SW-1:0] base, input [3:0] add);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [4:0] t; // t < NCRC
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        t = ({{(5-SW){1'b0}}, base} + {1'b0, add}) % NCRC5;
+        slot_add = t[SW-1:0];
+    end
+endfunction
+
+// Slot of rank i of this beat's ULPDU_Length words.
+function [SW-1:0] rank_slot(input [SW-1:0] base, input carried, input [3:0] i);
+    rank_slot = slot_add(base, NCRC5[3:0] - {3'd0, carried} + i);
+endfunction
+
+always @* begin
+    fn_sp_eff = e_first ? wslot : sp;
+    fn_mkerr_in = !e_first && f_mkerr;
+    fn_ovf_in = !e_first && f_ovf;
+    fn_nstored_in = e_first ? 16'd0 : f_nstored;
+
+    // The marker of the beat (at most one: markers are 128 words apart).
+    fn_mkany = |e_mk;
+    fn_om = {LW{1'b0}};
+    for (fj = 0; fj < WPB; fj = fj + 1)
+        if (e_mk[fj])
+            fn_om = fj[LW-1:0];
+    fn_moff = e_B + {{(PW-LW){1'b0}}, fn_om};
+
+    fn_newest = newest;
+    for (fi = 0; fi < KMAX; fi = fi + 1)
+        if (fi < e_ndec)
+            fn_newest = rank_slot(fn_sp_eff, e_carried, fi[3:0]);
+    fn_sp = rank_slot(fn_sp_eff, e_carried, {1'b0, e_ndec} + {3'd0, e_pend});
+
+    fn_mkerr = fn_mkerr_in;
+    fn_dec = 0;
+    fn_open = 0;
+    fn_act = 0;
+    fn_Ek = 0;
+    fn_small = 0;
+    fn_mkerr_s = 0;
+    fn_pend = 0;
+    fn_first = 0;
+    fn_push = 0;
+    fn_last = 0;
+    fn_tvalid = 0;
+    fn_tlast = 0;
+    fn_chk = 0;
+    fn_keep = 0;
+    fn_S = 0;
+    fn_E = 0;
+    fn_L = 0;
+    fn_lseq = 0;
+    fn_hs = 0;
+    fn_word = 0;
+    fn_hdr = 0;
+
+    for (fk = 0; fk < NCRC; fk = fk + 1) begin
+        // What this beat brings to slot fk.
+        fn_os = {LW{1'b0}};
+        fn_dpos = {LW{1'b0}};
+        for (fi = 0; fi < KMAX; fi = fi + 1) begin
+            if (fi < e_ndec && rank_slot(fn_sp_eff, e_carried, fi[3:0]) == fk[SW-1:0]) begin
+                fn_dec[fk] = 1'b1;
+                fn_dpos = e_rpos[fi*LW +: LW];
+                fn_E[fk*PW +: PW] = e_rE[fi*PW +: PW];
+                fn_small[fk] = e_rsmall[fi];
+                fn_lseq[fk*PW +: PW] = e_rlseq[fi*PW +: PW];
+                fn_word[fk*32 +: 32] = e_rword[fi*32 +: 32];
+                fn_hs[fk*3 +: 3] = e_rhs[fi*3 +: 3];
+                fn_first[fk] = e_rfirst[fi];
+                if (!(fi == 0 && e_carried)) begin
+                    fn_open[fk] = 1'b1;
+                    fn_os = e_ros[fi*LW +: LW];
+                end
+            end
+        end
+        if (e_pend && rank_slot(fn_sp_eff, e_carried, {1'b0, e_ndec}) == fk[SW-1:0]) begin
+            fn_open[fk] = 1'b1;
+            fn_os = {LW{1'b1}};
+        end
+        if (!e_valid) begin
+            fn_dec[fk] = 1'b0;
+            fn_open[fk] = 1'b0;
+        end
+
+        // The FPDU's crc32c message in this beat: words fn_fw .. fn_lw.
+        fn_S[fk*PW +: PW] = fn_open[fk] ? e_B + {{(PW-LW){1'b0}}, fn_os} : s_S[fk*PW +: PW];
+        if (!fn_dec[fk]) begin
+            fn_E[fk*PW +: PW] = s_E[fk*PW +: PW];
+            fn_small[fk] = s_small[fk] && !fn_open[fk];
+        end
+        fn_Ek[fk] = fn_dec[fk] || (s_Ek[fk] && !fn_open[fk]);
+        fn_active = (s_act[fk] && e_valid) || fn_open[fk];
+        fn_Em1 = fn_E[fk*PW +: PW] - 1'b1;
+        fn_endin = fn_Ek[fk] && fn_Em1[PW-1:LW] == e_B[PW-1:LW];
+        fn_fw = fn_open[fk] ? fn_os : {LW{1'b0}};
+        fn_lw = fn_endin ? fn_Em1[LW-1:0] : {LW{1'b1}};
+        fn_tvalid[fk] = fn_active;
+        fn_tlast[fk] = fn_endin || e_last || (fn_dec[fk] && fn_small[fk]);
+        for (fj = 0; fj < WPB; fj = fj + 1)
+            if (fn_active && fj >= fn_fw && fj <= fn_lw)
+                fn_keep[fk*KEEP + 4*fj +: 4] = 4'hf;
+        fn_act[fk] = fn_active && !fn_tlast[fk];
+        // A whole checked FPDU ends here: its CRC word is payload.
+        fn_chk[fk] = fn_active && fn_endin && e_pmask[fn_lw] && !fn_small[fk];
+
+        // Marker check: the marker in this FPDU's words of the beat.
+        fn_cover = fn_mkany && fn_active && fn_om >= fn_fw && fn_om <= fn_lw;
+        fn_mkerr_s[fk] = s_mkerr[fk] && !fn_open[fk];
+        if (fn_cover && fn_moff - fn_S[fk*PW +: PW] != {2'b00, e_data[32*fn_om + 16 +: 8], e_data[32*fn_om + 26 +: 6]})
+            fn_mkerr_s[fk] = 1'b1;
+        if (fn_chk[fk] && fn_mkerr_s[fk])
+            fn_mkerr = 1'b1;
+
+        // The record: ULPDU_Length word, then four header words.
+        if (fn_dec[fk]) begin
+            fn_L[fk*PW +: PW] = e_B + {{(PW-LW){1'b0}}, fn_dpos};
+            fn_hdr[fk*128 +: 128] = 128'd0;
+        end else begin
+            fn_L[fk*PW +: PW] = s_L[fk*PW +: PW];
+            fn_lseq[fk*PW +: PW] = s_lseq[fk*PW +: PW];
+            fn_word[fk*32 +: 32] = s_word[fk*32 +: 32];
+            fn_hs[fk*3 +: 3] = s_hs[fk*3 +: 3];
+            fn_first[fk] = s_first[fk];
+            fn_hdr[fk*128 +: 128] = s_hdr[fk*128 +: 128];
+        end
+        fn_pend[fk] = fn_dec[fk] || s_pend[fk];
+        fn_done = 1'b0;
+        for (fh = 0; fh < 4; fh = fh + 1) begin
+            fn_hp = fn_L[fk*PW +: PW] + {{(PW-3){1'b0}}, fh[2:0]} +
+                ((fh[2:0] >= fn_hs[fk*3 +: 3]) ? 16'd2 : 16'd1);
+            fn_wo = fn_hp[LW-1:0];
+            fn_dw = e_data[32*fn_wo +: 32];
+            if (e_valid && fn_hp[PW-1:LW] == e_B[PW-1:LW] && e_pmask[fn_wo])
+                fn_hdr[fk*128 + 96 - 32*fh +: 32] = {fn_dw[7:0], fn_dw[15:8], fn_dw[23:16], fn_dw[31:24]};
+            if (fh == 3)
+                fn_done = fn_hp[PW-1:LW] <= e_B[PW-1:LW];
+        end
+        // Out when its header is complete and a later record exists (then
+        // it is not the last) or the walk is over.
+        if (e_valid && fn_pend[fk] && (fn_done || e_last) &&
+                (fk[SW-1:0] != fn_newest || e_last || e_stop))
+            fn_push[fk] = 1'b1;
+        fn_last[fk] = fk[SW-1:0] == fn_newest && (e_last || e_stop);
+        fn_rec[fk*REC_W +: REC_W] = {fn_lseq[fk*PW +: PW], fn_word[fk*32 +: 32],
+            fn_hdr[fk*128 +: 128], fn_first[fk], fn_last[fk]};
+    end
+
+    // Store the records in order from wslot; after one does not fit, none
+    // of the frame's later records is stored.
+    fn_blocked = fn_ovf_in;
+    fn_wr = 0;
+    fn_nok = 3'd0;
+    for (fo = 0; fo < NCRC; fo = fo + 1) begin
+        for (fk = 0; fk < NCRC; fk = fk + 1) begin
+            if (slot_add(wslot, fo[3:0]) == fk[SW-1:0] && fn_push[fk]) begin
+                if (fn_blocked || bank_full[fk])
+                    fn_blocked = 1'b1;
+                else begin
+                    fn_wr[fk] = 1'b1;
+                    fn_nok = fn_nok + 3'd1;
+                end
+            end
+        end
+    end
+    fn_ovf = fn_blocked;
+    fn_wslot = slot_add(wslot, {1'b0, fn_nok});
+    fn_nstored = fn_nstored_in + {13'd0, fn_nok};
+end
+
+// Engine inputs and the summary entering the CRC delay.
+reg [NCRC-1:0] g_tvalid = 0, g_tlast = 0, g_chk = 0;
+reg [NCRC*KEEP-1:0] g_keep = 0;
+reg [DATA_WIDTH-1:0] g_data = 0;
+reg g_end = 1'b0;
+reg [SUM_W-1:0] g_sum = 0;
+
+always @(posedge clk) begin
+    if (e_valid) begin
+        s_act <= fn_act;
+        s_S <= fn_S;
+        s_E <= fn_E;
+        s_Ek <= fn_Ek;
+        s_small <= fn_small;
+        s_mkerr <= fn_mkerr_s;
+        s_pend <= fn_pend & ~fn_push;
+        s_L <= fn_L;
+        s_lseq <= fn_lseq;
+        s_word <= fn_word;
+        s_hs <= fn_hs;
+        s_first <= fn_first;
+        s_hdr <= fn_hdr;
+        sp <= e_last ? fn_wslot : fn_sp;
+        newest <= fn_newest;
+        wslot <= fn_wslot;
+        f_mkerr <= fn_mkerr;
+        f_ovf <= fn_ovf;
+        f_nstored <= fn_nstored;
+    end
+    g_tvalid <= fn_tvalid;
+    g_tlast <= fn_tlast;
+    g_chk <= e_con ? fn_chk : {NCRC{1'b0}};
+    g_keep <= fn_keep;
+    g_data <= e_data;
+    g_end <= e_valid && e_last;
+    g_sum <= {e_whole, e_stop, e_grid, e_fm, e_anyl, e_nrec, !fn_ovf, fn_nstored, !fn_mkerr};
+    if (rst) begin
+        s_act <= 0;
+        s_Ek <= 0;
+        s_small <= 0;
+        s_mkerr <= 0;
+        s_pend <= 0;
+        s_first <= 0;
+        s_S <= 0;
+        s_E <= 0;
+        s_L <= 0;
+        s_lseq <= 0;
+        s_hs <= 0;
+        s_word <= 0;
+        s_hdr <= 0;
+        sp <= 0;
+        newest <= 0;
+        wslot <= 0;
+        f_mkerr <= 1'b0;
+        f_ovf <= 1'b0;
+        f_nstored <= 16'd0;
+        g_tvalid <= 0;
+        g_end <= 1'b0;
+    end
+end
+
+// ========================================================== CRC engines
+wire [NCRC*32-1:0] crc_out;
+wire [NCRC-1:0] crc_out_valid;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [NCRC-1:0] crc_in_ready; // always 1: the outputs are never stalled
+/* verilator lint_on UNUSEDSIGNAL */
+
+genvar gk;
+generate
+    for (gk = 0; gk < NCRC; gk = gk + 1) begin : g_crc
+        crc32c #(
+            .DATA_WIDTH(DATA_WIDTH)
+        ) u_crc (
+            .clk(clk),
+            .rst(rst),
+            .s_axis_tdata(g_data),
+            .s_axis_tkeep(g_keep[gk*KEEP +: KEEP]),
+            .s_axis_tvalid(g_tvalid[gk]),
+            .s_axis_tready(crc_in_ready[gk]),
+            .s_axis_tlast(g_tlast[gk]),
+            .m_axis_tdata(crc_out[gk*32 +: 32]),
+            .m_axis_tvalid(crc_out_valid[gk]),
+            .m_axis_tready(1'b1)
+        );
+    end
+endgenerate
+
+// The check flags and the summary travel beside the engines.
+reg [LCRC*NCRC-1:0] dl_chk = 0;
+reg [LCRC-1:0] dl_end = 0;
+reg [LCRC*SUM_W-1:0] dl_sum = 0;
+
+always @(posedge clk) begin
+    dl_chk <= {dl_chk[(LCRC-1)*NCRC-1:0], g_chk};
+    dl_end <= {dl_end[LCRC-2:0], g_end};
+    dl_sum <= {dl_sum[(LCRC-1)*SUM_W-1:0], g_sum};
+    if (rst) begin
+        dl_chk <= 0;
+        dl_end <= 0;
+    end
+end
+
+wire [NCRC-1:0] chk_out = dl_chk[(LCRC-1)*NCRC +: NCRC];
+reg crc_bad;
+integer ck;
+always @* begin
+    crc_bad = 1'b0;
+    for (ck = 0; ck < NCRC; ck = ck + 1)
+        if (chk_out[ck] && (!crc_out_valid[ck] || crc_out[ck*32 +: 32] != RESIDUE))
+            crc_bad = 1'b1;
+end
+
+reg crc_err = 1'b0;
+reg o_valid = 1'b0, o_crc_ok = 1'b0;
+reg [SUM_W-1:0] o_sum = 0;
+
+always @(posedge clk) begin
+    o_valid <= dl_end[LCRC-1];
+    if (dl_end[LCRC-1]) begin
+        o_sum <= dl_sum[(LCRC-1)*SUM_W +: SUM_W];
+        o_crc_ok <= !(crc_err || crc_bad);
+        crc_err <= 1'b0;
+    end else begin
+        crc_err <= crc_err || crc_bad;
+    end
+    if (rst) begin
+        o_valid <= 1'b0;
+        crc_err <= 1'b0;
+    end
+end
+
+assign sum_valid = o_valid;
+assign sum_crc_ok = o_crc_ok;
+assign {sum_whole, sum_small, sum_grid, sum_first_marker, sum_any_l, sum_nfpdu, sum_ok, sum_nrec,
+    sum_marker_ok} = o_sum;
+
+// ========================================================== record FIFO
+wire [NCRC-1:0] bank_valid;
+wire [NCRC*REC_W-1:0] bank_data;
+reg [SW-1:0] rslot = 0;     // bank of the next record to read
+
+generate
+    for (gk = 0; gk < NCRC; gk = gk + 1) begin : g_bank
+        mpa_rx_walk_fifo #(
+            .WIDTH(REC_W),
+            .ADDR_WIDTH(BANK_AW)
+        ) u_bank (
+            .clk(clk),
+            .rst(rst),
+            .wr_en(fn_wr[gk] && e_valid),
+            .wr_data(fn_rec[gk*REC_W +: REC_W]),
+            .full(bank_full[gk]),
+            .out_valid(bank_valid[gk]),
+            .out_data(bank_data[gk*REC_W +: REC_W]),
+            .out_pop(rec_valid && rec_ready && rslot == gk)
+        );
+    end
+endgenerate
+
+wire [REC_W-1:0] rec_out = bank_data[rslot*REC_W +: REC_W];
+wire [31:0] rec_word = rec_out[REC_W-17 -: 32];
+assign rec_valid = bank_valid[rslot];
+assign rec_lseq_w = rec_out[REC_W-1 -: 16];
+assign rec_ulen = {rec_word[7:0], rec_word[15:8]};
+assign rec_ctrl = rec_word[23:16];
+assign rec_ulp = rec_word[31:24];
+assign rec_hdr = rec_out[129:2];
+assign rec_first = rec_out[1];
+assign rec_last = rec_out[0];
+
+always @(posedge clk) begin
+    if (rec_valid && rec_ready)
+        rslot <= slot_add(rslot, 4'd1);
+    if (rst)
+        rslot <= 0;
+end
+
+endmodule
+
+`resetall
