@@ -194,7 +194,7 @@ func (m *Mismatch) Error() string {
 		if m.Cycle > 1000 {
 			from = m.Cycle - 1000
 		}
-		fmt.Fprintf(&sb, "trace: none (rerun with -trace=DIR or MPARX_TRACE=DIR, and MPARX_TRACE_FROM=%d)\n", from)
+		fmt.Fprintf(&sb, "trace: none (rerun with MPARX_TRACE=DIR MPARX_TRACE_FROM=%d, or go test ... -args -trace=DIR)\n", from)
 	}
 	return sb.String()
 }

@@ -314,3 +314,27 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+// TestMismatchNamesTrace: with tracing on, the report names the waveform,
+// which already holds the failing cycle.
+func TestMismatchNamesTrace(t *testing.T) {
+	s := open(t, crc32c.Variant(64), cosim.Name("mismatch"), cosim.TraceDir(t.TempDir()))
+	s.Reset(2)
+	model := &corrupt{m: crc32c.NewModel(&s.Layout, 64), mvalid: s.Port("m_axis_tvalid"), mdata: s.Port("m_axis_tdata"), k: 1}
+	ls, err := cosim.NewLockstep(s, model, cosim.CompareWhen("m_axis_tdata", "m_axis_tvalid"))
+	require.NoError(t, err)
+	src, err := s.AddSource("s_axis_tvalid", "s_axis_tready", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast")
+	require.NoError(t, err)
+	src.Push(0, []uint64{0x0123456789abcdef, 0x0f, 1})
+	in := s.NewIn(32)
+	for c := 0; c < 32; c++ {
+		s.Port("m_axis_tready").Set(in[c*s.InWords():], 1)
+	}
+	var mm *cosim.Mismatch
+	require.ErrorAs(t, ls.Step(32, in), &mm)
+	assert.Equal(t, s.TracePath(), mm.Trace)
+	assert.Contains(t, mm.Error(), "trace: "+s.TracePath())
+	fi, err := os.Stat(mm.Trace)
+	require.NoError(t, err)
+	assert.Greater(t, fi.Size(), int64(0))
+}

@@ -12,6 +12,7 @@ import (
 )
 
 var (
+	// After -args: `go test -trace` is Go's execution tracer.
 	traceDir = flag.String("trace", "", "write an FST waveform of every simulation into this directory (default: $MPARX_TRACE)")
 	seedFlag = flag.Uint64("seed", 20260101, "seed of the random stimulus")
 	msgs64   = flag.Int("msgs64", 100000, "random messages at DATA_WIDTH 64")
