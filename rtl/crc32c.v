@@ -22,6 +22,8 @@
  *   octet of the CRC value, as iSCSI digests and the MPA CRC field are sent.
  * Flow control: the whole pipeline advances when its output is empty or
  *   taken: s_axis_tready = !m_axis_tvalid || m_axis_tready.
+ * Reset: synchronous, active high. Everything in flight is dropped (beats
+ *   handed over while rst is high too) and the next beat starts a message.
  *
  * Latency: 5 + log2(DATA_WIDTH/8) advancing cycles from the handshake of the
  *   tlast beat to m_axis_tvalid: 8 at 64 bit, 9 at 128, 10 at 256, 11 at 512.

@@ -43,6 +43,8 @@ type harness struct {
 
 	gapProb   float64 // probability of idle cycles before a beat
 	stallProb float64 // probability of m_axis_tready low in a cycle
+	rstProb   float64 // probability of a 1-3 cycle reset pulse starting in a cycle
+	rst       cosim.Port
 
 	want []uint32 // expected CRCs not yet seen, in order
 	seen int
@@ -70,6 +72,7 @@ func newHarness(t testing.TB, width int, seed uint64) *harness {
 		mready: sim.Port("m_axis_tready"),
 		mvalid: sim.Port("m_axis_tvalid"),
 		mdata:  sim.Port("m_axis_tdata"),
+		rst:    sim.Port("rst"),
 		rng:    rand.New(rand.NewPCG(seed, uint64(width))),
 		seed:   seed,
 	}
@@ -119,9 +122,18 @@ func (h *harness) step() {
 	clear(h.in)
 	for c := 0; c < batchCycles; c++ {
 		h.mready.SetBool(h.in[c*iw:], h.stallProb == 0 || h.rng.Float64() >= h.stallProb)
+		if h.rstProb > 0 && h.rng.Float64() < h.rstProb {
+			for k := c; k < min(c+1+h.rng.IntN(3), batchCycles); k++ {
+				h.rst.Set(h.in[k*iw:], 1)
+			}
+		}
 	}
 	if err := h.ls.Step(batchCycles, h.in); err != nil {
 		h.t.Fatalf("seed %d: %v", h.seed, err)
+	}
+	if h.rstProb > 0 {
+		// Messages cut by a reset have no CRC: only the lockstep checks.
+		return
 	}
 	in, out := h.ls.Inputs(), h.ls.Outputs()
 	ow := h.sim.OutWords()
@@ -156,6 +168,9 @@ func (h *harness) flowIfFull() {
 // drain runs until every queued beat is taken and every expected CRC seen.
 func (h *harness) drain() {
 	h.t.Helper()
+	if h.rstProb > 0 {
+		h.want, h.seen = nil, 0
+	}
 	for i := 0; h.src.Pending() > 0 || h.seen < len(h.want); i++ {
 		if i > 1000 {
 			h.t.Fatalf("seed %d: %d beats pending, %d CRCs missing", h.seed, h.src.Pending(), len(h.want)-h.seen)
