@@ -37,18 +37,21 @@
  * [127:96] (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
  * MSN, MO); a word that is not payload reads as 0. rec_first / rec_last mark
  * the frame's first and last record. Every record of a frame is written into
- * the FIFO at least L_WALK - 8 cycles after its... at the latest 6 cycles
- * after the frame's w_last beat, so it is in the FIFO (at rec_* if nothing
- * is ahead of it) by the time sum_valid pulses for the frame.
- * FIFO bound: NCRC banks (see CRC) of BANK_DEPTH + 1 records, filled and
- * drained in rotation: a record is dropped only when its bank is full, that
- * is with at least NCRC*BANK_DEPTH + 1 >= MAX_FPDUS records stored
- * (BANK_DEPTH = 2^ceil(log2(ceil(MAX_FPDUS/NCRC)))). MAX_FPDUS = 512 holds
- * the 448 records of a 9000-octet MTU frame of minimal (20-octet) FPDUs plus
- * the start of the next. Once a record of a frame is dropped, the rest of
- * that frame's records are dropped too: the frame's summary then has
- * sum_ok = 0 and sum_nrec tells how many of its records (the first ones)
- * are in the FIFO. Nothing ever stalls or hangs.
+ * the FIFO at the latest 5 cycles after the cycle of the frame's w_last beat
+ * and reaches rec_* 2 cycles after its write (when nothing is ahead of it),
+ * so it is in the FIFO by the time sum_valid pulses for the frame.
+ * FIFO bound: NREC = max(NCRC, KMAX + 1) banks (2, 2, 3, 5 at 64, 128, 256,
+ * 512 bit; a beat can complete KMAX = ceil(WPB/5) records besides the one
+ * held back until its frame's next record shows it is not the last) of
+ * BANK_DEPTH + 1 records, BANK_DEPTH = 2^ceil(log2(ceil(MAX_FPDUS/NREC))),
+ * written and read in rotation: a record is dropped only when its bank is
+ * full, that is with NREC*(BANK_DEPTH+1) >= MAX_FPDUS records stored (514,
+ * 514, 771, 645 for the default MAX_FPDUS = 512, which holds the 448
+ * records of a 9000-octet MTU frame of minimal 20-octet FPDUs and the start
+ * of the next). Once a record of a frame is dropped, the rest of that
+ * frame's records are dropped too: the frame's summary then has sum_ok = 0
+ * and sum_nrec tells how many of its records (the first ones) are in the
+ * FIFO. Nothing ever stalls or hangs.
  *
  * Summary (sum_valid: a one-cycle pulse exactly L_WALK cycles after the cycle
  * of the frame's w_last beat):
@@ -70,8 +73,8 @@
  * seg_seq, seq_start, markers_on and crc_on are used from the frame's first
  * payload beat to its last beat (sum_grid from the last beat).
  *
- * CRC: NCRC = 1 + ceil((WPB-1)/5) crc32c engines, FPDU i of the record
- * sequence on engine i mod NCRC (FPDUs of 5 words or more cannot make two
+ * CRC: NCRC = 1 + ceil((WPB-1)/5) crc32c engines, the FPDUs in the order
+ * they start taking them in turn (FPDUs of 5 words or more cannot make two
  * FPDUs of one engine share a beat). Each engine takes a whole FPDU, first
  * octet (a leading marker included) to last CRC octet, and the FPDU checks
  * when the result is the CRC32C residue 0x48674BC7: that holds exactly when
@@ -81,15 +84,16 @@
  * frame's last beat (or the small FPDU that stops the walk) is closed there
  * and its result ignored.
  *
- * Latency: L_WALK = 7 + (4 + log2(DATA_WIDTH/8)) cycles (the crc32c
- * latency): 14 at 64 bit, 15 at 128, 16 at 256, 17 at 512. Pipeline:
+ * Latency: L_WALK = 7 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
+ * the crc32c latency, mirrored in LCRC): 15 at 64 bit, 16 at 128, 17 at 256,
+ * 18 at 512. Pipeline:
  *   A  input register; payload start; marker grid phase of the beat
  *   B  per word: FPDU content length from a would-be ULPDU_Length there
  *   C  per word: FPDU end and next ULPDU_Length position, markers included
  *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX)
  *   E  the walk (the only loop over beats): select the entry's chain
- *   F  FPDU slots (one per engine): engine inputs, marker checks, record
- *      header capture, record FIFO writes
+ *   F  FPDU slots (one per engine): engine inputs, marker checks; record
+ *      slots (one per FIFO bank): header capture, record FIFO writes
  *   then the crc32c engines and a summary register.
  */
 module mpa_rx_walk #(
@@ -143,13 +147,15 @@ localparam LW = $clog2(WPB);                // bits of a word offset in a beat
 localparam KEEP = DATA_WIDTH / 8;
 localparam KMAX = (WPB + 4) / 5;            // most ULPDU_Length words walked in one beat
 localparam NCRC = 1 + (WPB + 3) / 5;        // CRC engines = FPDU slots
-localparam SW = NCRC > 2 ? 2 : 1;           // bits of a slot index
+localparam SW = NCRC > 2 ? 2 : 1;           // bits of an engine slot index
+localparam NREC = KMAX + 1 > NCRC ? KMAX + 1 : NCRC; // record slots = FIFO banks
+localparam RW = NREC > 4 ? 3 : (NREC > 2 ? 2 : 1);   // bits of a record slot index
 localparam LCRC = 5 + $clog2(KEEP);         // crc32c latency (its header)
 /* verilator lint_off UNUSEDPARAM */
 localparam L_WALK = 7 + LCRC;               // w_last beat to sum_valid (documentation)
 /* verilator lint_on UNUSEDPARAM */
 localparam PW = 16;                         // bits of a word position in a frame
-localparam BANK_AW = $clog2((MAX_FPDUS + NCRC - 1) / NCRC);
+localparam BANK_AW = $clog2((MAX_FPDUS + NREC - 1) / NREC);
 localparam [31:0] RESIDUE = 32'h48674BC7;   // CRC32C of any message followed by its CRC
 localparam REC_W = 16 + 32 + 128 + 2;       // lseq, ULPDU_Length word, header, first, last
 localparam SUM_W = 5 + 16 + 1 + 16 + 1;
@@ -322,8 +328,8 @@ always @(posedge clk) begin
 end
 
 // Per word j: FPDU end E (first word after it) and the position of the next
-// ULPDU_Length word nL (after a marker at E), small, first-marker and
-// marker flags.
+// ULPDU_Length word nL (after a marker at E), small, a marker inside the
+// content (fm), marker flags.
 wire [PW*WPB-1:0] cw_E, cw_nL;
 wire [WPB-1:0] cw_small, cw_fm, cw_mk, cw_mkprev;
 wire [3*WPB-1:0] cw_hs;
@@ -349,7 +355,7 @@ generate
             e_q <= e;
             nl_q <= e + {{(PW-1){1'b0}}, mke};
             small_q <= ulen < 16'd14;
-            fm_q <= b_mon && (bw_mkprev[gj] || bw_gt[gj]);
+            fm_q <= b_mon && bw_gt[gj];
             mk_q <= b_mon && g == 7'd0;
             mkprev_q <= bw_mkprev[gj];
             hs_q <= bw_hs[3*gj +: 3];
@@ -533,7 +539,13 @@ always @* begin
     for (ei = 0; ei < KMAX; ei = ei + 1) begin
         en_p = d_pos[(en_ent*KMAX + ei)*LW +: LW];
         en_rpos[ei*LW +: LW] = en_p;
-        en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, d_mkprev[en_p]};
+        // Rank 0 starts where the walk stood (its FPDU may be the first of
+        // the payload, which no marker before it can start); later ranks
+        // start at the previous rank's end, which is never a marker word.
+        if (ei == 0)
+            en_ros[ei*LW +: LW] = en_nS_in[LW-1:0];
+        else
+            en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, d_mkprev[en_p]};
         en_rE[ei*PW +: PW] = d_E[PW*en_p +: PW];
         en_rlseq[ei*PW +: PW] = d_B + {{(PW-LW){1'b0}}, en_p} - en_P0_in;
         en_rword[ei*32 +: 32] = d_data[32*en_p +: 32];
@@ -543,7 +555,7 @@ always @* begin
         if (ei < en_cnt && d_data[32*en_p + 22])
             en_anyl = 1'b1;
         if (ei == 0 && en_cnt != 3'd0 && en_nrec_in == 16'd0)
-            en_fm = d_fm[en_p];
+            en_fm = d_fm[en_p] || en_nS_in != en_nL_in;
     end
     en_nrec = en_nrec_in + {13'd0, en_cnt};
     en_Pend = (|d_pmask) ? d_B + {{(PW-LW){1'b0}}, d_hi} + 1'b1 : en_Pend_in;
@@ -617,33 +629,43 @@ always @(posedge clk) begin
 end
 
 // ========================================================== stage F: FPDU slots
-// Slot k holds the FPDUs i with i mod NCRC == k (counting records over all
-// frames, so that slot k also is record FIFO bank k): the crc32c message of
-// its FPDU, the marker check state and the record being assembled.
-reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0, s_pend = 0, s_first = 0;
-reg [NCRC*PW-1:0] s_S = 0, s_E = 0, s_L = 0, s_lseq = 0;
-reg [NCRC*3-1:0] s_hs = 0;
-reg [NCRC*32-1:0] s_word = 0;
-reg [NCRC*128-1:0] s_hdr = 0;
-reg [SW-1:0] sp = 0;        // slot of the next FPDU to start
-reg [SW-1:0] newest = 0;    // slot of the newest record
-reg [SW-1:0] wslot = 0;     // slot (bank) of the next record to store
+// Engine slot k (NCRC of them) holds the crc32c message and the marker
+// check state of the FPDUs i with i mod NCRC == k, FPDUs counted in the
+// order they start. Record slot r (NREC of them) assembles the records j
+// with j mod NREC == r, records counted over all the records stored, and
+// is record FIFO bank r. A beat needs KMAX + 1 record slots: its up to
+// KMAX new records and the newest record of the earlier beats, which waits
+// until it is known whether it is its frame's last.
+reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0;
+reg [NCRC*PW-1:0] s_S = 0, s_E = 0;
+reg [NREC-1:0] r_pend = 0, r_first = 0;
+reg [NREC*PW-1:0] r_L = 0, r_lseq = 0;
+reg [NREC*3-1:0] r_hs = 0;
+reg [NREC*32-1:0] r_word = 0;
+reg [NREC*128-1:0] r_hdr = 0;
+reg [SW-1:0] sp = 0;        // engine slot of the next FPDU to start
+reg [RW-1:0] rsp = 0;       // record slot of the next record
+reg [RW-1:0] newest = 0;    // record slot of the newest record
+reg [RW-1:0] wslot = 0;     // record slot (bank) of the next record to store
 reg f_mkerr = 1'b0, f_ovf = 1'b0;
 reg [15:0] f_nstored = 16'd0;
 
-wire [NCRC-1:0] bank_full;
+wire [NREC-1:0] bank_full;
 
-reg [SW-1:0] fn_sp_eff, fn_sp, fn_newest, fn_wslot;
+reg [SW-1:0] fn_sp;
+reg [RW-1:0] fn_rsp_eff, fn_rsp, fn_newest, fn_wslot;
 reg fn_mkerr_in, fn_ovf_in, fn_mkerr, fn_ovf;
 reg [15:0] fn_nstored_in, fn_nstored;
-reg [NCRC-1:0] fn_dec, fn_open, fn_act, fn_Ek, fn_small, fn_mkerr_s, fn_pend, fn_first;
-reg [NCRC-1:0] fn_push, fn_wr, fn_last, fn_tvalid, fn_tlast, fn_chk;
+reg [NCRC-1:0] fn_dec, fn_open, fn_act, fn_Ek, fn_small, fn_mkerr_s;
+reg [NCRC-1:0] fn_tvalid, fn_tlast, fn_chk;
 reg [NCRC*KEEP-1:0] fn_keep;
-reg [NCRC*PW-1:0] fn_S, fn_E, fn_L, fn_lseq;
-reg [NCRC*3-1:0] fn_hs;
-reg [NCRC*32-1:0] fn_word;
-reg [NCRC*128-1:0] fn_hdr;
-reg [NCRC*REC_W-1:0] fn_rec;
+reg [NCRC*PW-1:0] fn_S, fn_E;
+reg [NREC-1:0] fn_rdec, fn_pend, fn_first, fn_push, fn_wr, fn_last;
+reg [NREC*PW-1:0] fn_L, fn_lseq;
+reg [NREC*3-1:0] fn_hs;
+reg [NREC*32-1:0] fn_word;
+reg [NREC*128-1:0] fn_hdr;
+reg [NREC*REC_W-1:0] fn_rec;
 reg [LW-1:0] fn_os, fn_dpos, fn_fw, fn_lw, fn_om, fn_wo;
 reg [PW-1:0] fn_Em1, fn_hp, fn_moff;
 reg [31:0] fn_dw;
@@ -652,25 +674,38 @@ reg [2:0] fn_nok;
 integer fk, fi, fj, fh, fo;
 
 localparam [4:0] NCRC5 = NCRC[4:0];
+localparam [4:0] NREC5 = NREC[4:0];
 
 // (base + add) mod NCRC.
-function [SW-1:0] slot_add(input [SW-1:0] base, input [3:0] add);
+function [SW-1:0] eng_add(input [SW-1:0] base, input [3:0] add);
     /* verilator lint_off UNUSEDSIGNAL */
     reg [4:0] t; // t < NCRC
     /* verilator lint_on UNUSEDSIGNAL */
     begin
         t = ({{(5-SW){1'b0}}, base} + {1'b0, add}) % NCRC5;
-        slot_add = t[SW-1:0];
+        eng_add = t[SW-1:0];
     end
 endfunction
 
-// Slot of rank i of this beat's ULPDU_Length words.
-function [SW-1:0] rank_slot(input [SW-1:0] base, input carried, input [3:0] i);
-    rank_slot = slot_add(base, NCRC5[3:0] - {3'd0, carried} + i);
+// (base + add) mod NREC.
+function [RW-1:0] rec_add(input [RW-1:0] base, input [3:0] add);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [4:0] t; // t < NREC
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        t = ({{(5-RW){1'b0}}, base} + {1'b0, add}) % NREC5;
+        rec_add = t[RW-1:0];
+    end
+endfunction
+
+// Engine slot of rank i of this beat's ULPDU_Length words (rank 0 of a
+// carried FPDU started in the previous beat, in the slot before sp).
+function [SW-1:0] eng_slot(input [SW-1:0] base, input carried, input [3:0] i);
+    eng_slot = eng_add(base, NCRC5[3:0] - {3'd0, carried} + i);
 endfunction
 
 always @* begin
-    fn_sp_eff = e_first ? wslot : sp;
+    fn_rsp_eff = e_first ? wslot : rsp;
     fn_mkerr_in = !e_first && f_mkerr;
     fn_ovf_in = !e_first && f_ovf;
     fn_nstored_in = e_first ? 16'd0 : f_nstored;
@@ -683,12 +718,14 @@ always @* begin
             fn_om = fj[LW-1:0];
     fn_moff = e_B + {{(PW-LW){1'b0}}, fn_om};
 
+    fn_sp = e_valid ? eng_slot(sp, e_carried, {1'b0, e_ndec} + {3'd0, e_pend}) : sp;
     fn_newest = newest;
     for (fi = 0; fi < KMAX; fi = fi + 1)
         if (fi < e_ndec)
-            fn_newest = rank_slot(fn_sp_eff, e_carried, fi[3:0]);
-    fn_sp = rank_slot(fn_sp_eff, e_carried, {1'b0, e_ndec} + {3'd0, e_pend});
+            fn_newest = rec_add(fn_rsp_eff, fi[3:0]);
+    fn_rsp = rec_add(fn_rsp_eff, {1'b0, e_ndec});
 
+    // ---------------------------------------------- engine slots
     fn_mkerr = fn_mkerr_in;
     fn_dec = 0;
     fn_open = 0;
@@ -696,43 +733,27 @@ always @* begin
     fn_Ek = 0;
     fn_small = 0;
     fn_mkerr_s = 0;
-    fn_pend = 0;
-    fn_first = 0;
-    fn_push = 0;
-    fn_last = 0;
     fn_tvalid = 0;
     fn_tlast = 0;
     fn_chk = 0;
     fn_keep = 0;
     fn_S = 0;
     fn_E = 0;
-    fn_L = 0;
-    fn_lseq = 0;
-    fn_hs = 0;
-    fn_word = 0;
-    fn_hdr = 0;
-
     for (fk = 0; fk < NCRC; fk = fk + 1) begin
-        // What this beat brings to slot fk.
+        // What this beat brings to engine slot fk.
         fn_os = {LW{1'b0}};
-        fn_dpos = {LW{1'b0}};
         for (fi = 0; fi < KMAX; fi = fi + 1) begin
-            if (fi < e_ndec && rank_slot(fn_sp_eff, e_carried, fi[3:0]) == fk[SW-1:0]) begin
+            if (fi < e_ndec && eng_slot(sp, e_carried, fi[3:0]) == fk[SW-1:0]) begin
                 fn_dec[fk] = 1'b1;
-                fn_dpos = e_rpos[fi*LW +: LW];
                 fn_E[fk*PW +: PW] = e_rE[fi*PW +: PW];
                 fn_small[fk] = e_rsmall[fi];
-                fn_lseq[fk*PW +: PW] = e_rlseq[fi*PW +: PW];
-                fn_word[fk*32 +: 32] = e_rword[fi*32 +: 32];
-                fn_hs[fk*3 +: 3] = e_rhs[fi*3 +: 3];
-                fn_first[fk] = e_rfirst[fi];
                 if (!(fi == 0 && e_carried)) begin
                     fn_open[fk] = 1'b1;
                     fn_os = e_ros[fi*LW +: LW];
                 end
             end
         end
-        if (e_pend && rank_slot(fn_sp_eff, e_carried, {1'b0, e_ndec}) == fk[SW-1:0]) begin
+        if (e_pend && eng_slot(sp, e_carried, {1'b0, e_ndec}) == fk[SW-1:0]) begin
             fn_open[fk] = 1'b1;
             fn_os = {LW{1'b1}};
         end
@@ -769,20 +790,45 @@ always @* begin
             fn_mkerr_s[fk] = 1'b1;
         if (fn_chk[fk] && fn_mkerr_s[fk])
             fn_mkerr = 1'b1;
+    end
 
+    // ---------------------------------------------- record slots
+    fn_rdec = 0;
+    fn_pend = 0;
+    fn_first = 0;
+    fn_push = 0;
+    fn_last = 0;
+    fn_L = 0;
+    fn_lseq = 0;
+    fn_hs = 0;
+    fn_word = 0;
+    fn_hdr = 0;
+    fn_rec = 0;
+    for (fk = 0; fk < NREC; fk = fk + 1) begin
         // The record: ULPDU_Length word, then four header words.
-        if (fn_dec[fk]) begin
+        fn_dpos = {LW{1'b0}};
+        for (fi = 0; fi < KMAX; fi = fi + 1) begin
+            if (e_valid && fi < e_ndec && rec_add(fn_rsp_eff, fi[3:0]) == fk[RW-1:0]) begin
+                fn_rdec[fk] = 1'b1;
+                fn_dpos = e_rpos[fi*LW +: LW];
+                fn_lseq[fk*PW +: PW] = e_rlseq[fi*PW +: PW];
+                fn_word[fk*32 +: 32] = e_rword[fi*32 +: 32];
+                fn_hs[fk*3 +: 3] = e_rhs[fi*3 +: 3];
+                fn_first[fk] = e_rfirst[fi];
+            end
+        end
+        if (fn_rdec[fk]) begin
             fn_L[fk*PW +: PW] = e_B + {{(PW-LW){1'b0}}, fn_dpos};
             fn_hdr[fk*128 +: 128] = 128'd0;
         end else begin
-            fn_L[fk*PW +: PW] = s_L[fk*PW +: PW];
-            fn_lseq[fk*PW +: PW] = s_lseq[fk*PW +: PW];
-            fn_word[fk*32 +: 32] = s_word[fk*32 +: 32];
-            fn_hs[fk*3 +: 3] = s_hs[fk*3 +: 3];
-            fn_first[fk] = s_first[fk];
-            fn_hdr[fk*128 +: 128] = s_hdr[fk*128 +: 128];
+            fn_L[fk*PW +: PW] = r_L[fk*PW +: PW];
+            fn_lseq[fk*PW +: PW] = r_lseq[fk*PW +: PW];
+            fn_word[fk*32 +: 32] = r_word[fk*32 +: 32];
+            fn_hs[fk*3 +: 3] = r_hs[fk*3 +: 3];
+            fn_first[fk] = r_first[fk];
+            fn_hdr[fk*128 +: 128] = r_hdr[fk*128 +: 128];
         end
-        fn_pend[fk] = fn_dec[fk] || s_pend[fk];
+        fn_pend[fk] = fn_rdec[fk] || r_pend[fk];
         fn_done = 1'b0;
         for (fh = 0; fh < 4; fh = fh + 1) begin
             fn_hp = fn_L[fk*PW +: PW] + {{(PW-3){1'b0}}, fh[2:0]} +
@@ -797,9 +843,9 @@ always @* begin
         // Out when its header is complete and a later record exists (then
         // it is not the last) or the walk is over.
         if (e_valid && fn_pend[fk] && (fn_done || e_last) &&
-                (fk[SW-1:0] != fn_newest || e_last || e_stop))
+                (fk[RW-1:0] != fn_newest || e_last || e_stop))
             fn_push[fk] = 1'b1;
-        fn_last[fk] = fk[SW-1:0] == fn_newest && (e_last || e_stop);
+        fn_last[fk] = fk[RW-1:0] == fn_newest && (e_last || e_stop);
         fn_rec[fk*REC_W +: REC_W] = {fn_lseq[fk*PW +: PW], fn_word[fk*32 +: 32],
             fn_hdr[fk*128 +: 128], fn_first[fk], fn_last[fk]};
     end
@@ -809,9 +855,9 @@ always @* begin
     fn_blocked = fn_ovf_in;
     fn_wr = 0;
     fn_nok = 3'd0;
-    for (fo = 0; fo < NCRC; fo = fo + 1) begin
-        for (fk = 0; fk < NCRC; fk = fk + 1) begin
-            if (slot_add(wslot, fo[3:0]) == fk[SW-1:0] && fn_push[fk]) begin
+    for (fo = 0; fo < NREC; fo = fo + 1) begin
+        for (fk = 0; fk < NREC; fk = fk + 1) begin
+            if (rec_add(wslot, fo[3:0]) == fk[RW-1:0] && fn_push[fk]) begin
                 if (fn_blocked || bank_full[fk])
                     fn_blocked = 1'b1;
                 else begin
@@ -822,7 +868,7 @@ always @* begin
         end
     end
     fn_ovf = fn_blocked;
-    fn_wslot = slot_add(wslot, {1'b0, fn_nok});
+    fn_wslot = rec_add(wslot, {1'b0, fn_nok});
     fn_nstored = fn_nstored_in + {13'd0, fn_nok};
 end
 
@@ -841,14 +887,15 @@ always @(posedge clk) begin
         s_Ek <= fn_Ek;
         s_small <= fn_small;
         s_mkerr <= fn_mkerr_s;
-        s_pend <= fn_pend & ~fn_push;
-        s_L <= fn_L;
-        s_lseq <= fn_lseq;
-        s_word <= fn_word;
-        s_hs <= fn_hs;
-        s_first <= fn_first;
-        s_hdr <= fn_hdr;
-        sp <= e_last ? fn_wslot : fn_sp;
+        r_pend <= fn_pend & ~fn_push;
+        r_L <= fn_L;
+        r_lseq <= fn_lseq;
+        r_word <= fn_word;
+        r_hs <= fn_hs;
+        r_first <= fn_first;
+        r_hdr <= fn_hdr;
+        sp <= fn_sp;
+        rsp <= fn_rsp;
         newest <= fn_newest;
         wslot <= fn_wslot;
         f_mkerr <= fn_mkerr;
@@ -867,16 +914,17 @@ always @(posedge clk) begin
         s_Ek <= 0;
         s_small <= 0;
         s_mkerr <= 0;
-        s_pend <= 0;
-        s_first <= 0;
         s_S <= 0;
         s_E <= 0;
-        s_L <= 0;
-        s_lseq <= 0;
-        s_hs <= 0;
-        s_word <= 0;
-        s_hdr <= 0;
+        r_pend <= 0;
+        r_first <= 0;
+        r_L <= 0;
+        r_lseq <= 0;
+        r_hs <= 0;
+        r_word <= 0;
+        r_hdr <= 0;
         sp <= 0;
+        rsp <= 0;
         newest <= 0;
         wslot <= 0;
         f_mkerr <= 1'b0;
@@ -964,12 +1012,12 @@ assign {sum_whole, sum_small, sum_grid, sum_first_marker, sum_any_l, sum_nfpdu, 
     sum_marker_ok} = o_sum;
 
 // ========================================================== record FIFO
-wire [NCRC-1:0] bank_valid;
-wire [NCRC*REC_W-1:0] bank_data;
-reg [SW-1:0] rslot = 0;     // bank of the next record to read
+wire [NREC-1:0] bank_valid;
+wire [NREC*REC_W-1:0] bank_data;
+reg [RW-1:0] rslot = 0;     // bank of the next record to read
 
 generate
-    for (gk = 0; gk < NCRC; gk = gk + 1) begin : g_bank
+    for (gk = 0; gk < NREC; gk = gk + 1) begin : g_bank
         mpa_rx_walk_fifo #(
             .WIDTH(REC_W),
             .ADDR_WIDTH(BANK_AW)
@@ -999,7 +1047,7 @@ assign rec_last = rec_out[0];
 
 always @(posedge clk) begin
     if (rec_valid && rec_ready)
-        rslot <= slot_add(rslot, 4'd1);
+        rslot <= rec_add(rslot, 4'd1);
     if (rst)
         rslot <= 0;
 end

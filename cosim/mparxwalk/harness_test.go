@@ -15,8 +15,8 @@ import (
 var (
 	traceDir = flag.String("trace", "", "write an FST waveform of every simulation into this directory (default: $MPARX_TRACE)")
 	seedFlag = flag.Uint64("seed", 20260301, "seed of the random stimulus")
-	segs     = flag.Int("segs", 3000, "random segments per test at DATA_WIDTH 64 and 128")
-	segsWide = flag.Int("segswide", 600, "random segments per test at DATA_WIDTH 256 and 512")
+	segs     = flag.Int("segs", 4000, "random segments per test at DATA_WIDTH 64 and 128")
+	segsWide = flag.Int("segswide", 2000, "random segments per test at DATA_WIDTH 256 and 512")
 )
 
 // batchCycles is the number of cycles per cgo call.
@@ -93,6 +93,55 @@ type harness struct {
 
 	// Statistics for the log.
 	summaries, records, dropped, whole, crcBad, markerBad, small, grid int
+	cov                                                                coverage
+}
+
+// coverage counts stimulus features that exercise particular RTL paths.
+type coverage struct {
+	multi      int // beats holding two or more ULPDU_Length words
+	kmax       int // beats holding KMAX of them (the chain's longest)
+	leading    int // FPDUs that start with a marker
+	straddle   int // ... in the last word of a beat (ULPDU_Length in the next)
+	hdrMarker  int // records whose header words skip a marker
+	firstLanes int // bitmask of the payload's first word lane
+}
+
+func (c coverage) String() string {
+	return fmt.Sprintf("beats with >=2 FPDUs %d, with KMAX %d; leading markers %d (at a beat end %d); header skips a marker %d",
+		c.multi, c.kmax, c.leading, c.straddle, c.hdrMarker)
+}
+
+// measure adds a frame's features to the coverage counts.
+func (h *harness) measure(f Frame, recs []Record) {
+	hf := f.Half()
+	perBeat := map[int]int{}
+	for _, r := range recs {
+		l := f.P0 + int(r.LseqW)
+		perBeat[l/h.wpb]++
+		if hf.IsMarker(f.SegSeq + 4*uint32(r.LseqW) - 4) {
+			h.cov.leading++
+			if (l-1)%h.wpb == h.wpb-1 {
+				h.cov.straddle++
+			}
+		}
+		for k := 1; k <= 4; k++ {
+			if hf.IsMarker(f.SegSeq + 4*uint32(int(r.LseqW)+k)) {
+				h.cov.hdrMarker++
+			}
+		}
+	}
+	kmax := (h.wpb + 4) / 5
+	for _, n := range perBeat {
+		if n >= 2 {
+			h.cov.multi++
+		}
+		if n == kmax {
+			h.cov.kmax++
+		}
+	}
+	if f.NPay > 0 {
+		h.cov.firstLanes |= 1 << (f.P0 % h.wpb)
+	}
 }
 
 func newHarness(t testing.TB, width int, seed uint64) *harness {
@@ -140,6 +189,7 @@ func (h *harness) queue(f Frame, interGap int, gapProb float64, strict bool) *fr
 	h.t.Helper()
 	require.Zero(h.t, len(f.Words)%h.wpb, "frame words must fill whole beats")
 	recs, sum := Expect(f)
+	h.measure(f, recs)
 	fr := &frameRun{id: h.nframes, f: f, recs: recs, sum: sum, strict: strict}
 	h.nframes++
 	h.cumRecs += len(recs)
@@ -379,4 +429,5 @@ func (h *harness) drain() {
 func (h *harness) logStats() {
 	h.t.Logf("%s: %d frames, %d records (%d dropped), %d cycles; whole %d, CRC bad %d, marker bad %d, small %d, off grid %d",
 		Variant(h.width), h.summaries, h.records, h.dropped, h.sim.Cycle(), h.whole, h.crcBad, h.markerBad, h.small, h.grid)
+	h.t.Logf("%s: %v", Variant(h.width), h.cov)
 }

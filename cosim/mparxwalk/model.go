@@ -34,14 +34,19 @@ func Variant(dataWidth int) string { return fmt.Sprintf("mpa_rx_walk_w%d", dataW
 // sum_valid pulse: seven pipeline stages plus the crc32c engine's latency.
 func Latency(dataWidth int) int { return 7 + crc32c.Latency(dataWidth) }
 
-// Engines returns NCRC, the number of crc32c engines (and record FIFO
-// banks): 1 + ceil((WPB-1)/5) for WPB = DATA_WIDTH/32 words per beat.
+// Engines returns NCRC, the number of crc32c engines: 1 + ceil((WPB-1)/5)
+// for WPB = DATA_WIDTH/32 words per beat.
 func Engines(dataWidth int) int { return 1 + (dataWidth/32+3)/5 }
 
+// Banks returns NREC, the number of record slots and record FIFO banks:
+// the records of a beat (at most KMAX = ceil(WPB/5)) and the newest one
+// before it, and at least Engines.
+func Banks(dataWidth int) int { return max(Engines(dataWidth), (dataWidth/32+4)/5+1) }
+
 // Capacity returns how many records the record FIFO holds when nothing is
-// read: Engines banks of 2^ceil(log2(ceil(maxFPDUs/Engines))) + 1.
+// read: Banks banks of 2^ceil(log2(ceil(maxFPDUs/Banks))) + 1.
 func Capacity(dataWidth, maxFPDUs int) int {
-	n := Engines(dataWidth)
+	n := Banks(dataWidth)
 	per := (maxFPDUs + n - 1) / n
 	d := 1
 	for d < per {

@@ -49,11 +49,13 @@ func (g *gen) ulpdu(n int) []byte {
 }
 
 // size draws a ULPDU length: mostly 14..3000 (often short), a few under 14
-// when small is set, all 14..30 when dense is set.
+// when small is set, all 14..30 (half of them 14) when dense is set.
 func (g *gen) size(small, dense bool) int {
 	switch {
 	case small && g.rng.IntN(8) == 0:
 		return g.rng.IntN(14)
+	case dense && g.rng.IntN(2) == 0:
+		return 14 // 20-octet FPDUs: the most per beat
 	case dense:
 		return 14 + g.rng.IntN(17)
 	case g.rng.IntN(3) == 0:
@@ -68,6 +70,18 @@ func (g *gen) stream(h mpa.Half, n int, small, dense bool) *mpa.Stream {
 	st := mpa.NewStream(h)
 	for i := 0; i < n; i++ {
 		st.Add(g.ulpdu(g.size(small, dense)))
+	}
+	return st
+}
+
+// onMarkers frames n ULPDUs of 502 octets with markers on: each FPDU is
+// then a marker and 508 octets, so every FPDU starts with a marker (and the
+// marker after each CRC belongs to the next FPDU).
+func (g *gen) onMarkers(h mpa.Half, n int) *mpa.Stream {
+	h.Markers = true
+	st := mpa.NewStream(h)
+	for i := 0; i < n; i++ {
+		st.Add(g.ulpdu(502))
 	}
 	return st
 }
@@ -162,8 +176,14 @@ func randomSegments(h *harness, g *gen, n int, gapProb float64, strict bool) {
 	for done := 0; done < n; {
 		hf := g.half()
 		small := g.rng.IntN(4) == 0
-		dense := g.rng.IntN(6) == 0
-		st := g.stream(hf, 1+g.rng.IntN(40), small, dense)
+		dense := g.rng.IntN(4) == 0
+		var st *mpa.Stream
+		if g.rng.IntN(8) == 0 {
+			st = g.onMarkers(hf, 1+g.rng.IntN(20))
+			hf = st.Half
+		} else {
+			st = g.stream(hf, 1+g.rng.IntN(60), small, dense)
+		}
 		for _, seg := range g.segments(st) {
 			var f Frame
 			if g.rng.IntN(40) == 0 {
@@ -212,6 +232,14 @@ func TestRandomSegments(t *testing.T) {
 			require.NotZero(t, h.markerBad)
 			require.NotZero(t, h.small)
 			require.NotZero(t, h.grid)
+			require.NotZero(t, h.cov.leading)
+			require.NotZero(t, h.cov.straddle)
+			require.NotZero(t, h.cov.hdrMarker)
+			require.Equal(t, 1<<h.wpb-1, h.cov.firstLanes, "payload at every first word lane")
+			if h.wpb >= 8 {
+				require.NotZero(t, h.cov.multi)
+				require.NotZero(t, h.cov.kmax)
+			}
 		})
 	}
 }
@@ -403,6 +431,61 @@ func TestReset(t *testing.T) {
 				h.queue(f, h.lat+600, 0, false)
 				h.cutAndReset(1+g.rng.IntN(len(f.Words)/h.wpb-1), g.rng.IntN(4))
 				randomSegments(h, g, 5, 0.1, false)
+			}
+			h.drain()
+			h.logStats()
+		})
+	}
+}
+
+// TestLargeFPDUs sends FPDUs with ULPDUs of 60000 to 65535 octets (up to
+// 16386 words of content and 129 markers), whole and followed by a short
+// FPDU, at every marker grid phase of the ULPDU_Length word in turn: the
+// FPDU's end comes from the marker count floor((c - r - 1)/127) + 1, whose
+// correction terms only matter for the longest ULPDUs.
+func TestLargeFPDUs(t *testing.T) {
+	for _, w := range Widths {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+			t.Parallel()
+			seed := *seedFlag + 6000 + uint64(w)
+			h := newHarness(t, w, seed)
+			g := newGen(seed, w)
+			n := 24
+			if w == 64 {
+				n = 12
+			}
+			for i := 0; i < n; i++ {
+				hf := g.half()
+				hf.Markers = i < 8 || i%4 != 3
+				// The big FPDU starts k words after SeqStart, behind a first
+				// FPDU of k words (its leading marker, c content words and,
+				// past 128 words, a second marker): the ULPDU_Length word is
+				// then 1 to 127 words past a marker (128: it starts with
+				// one, the word after it is 1 past it).
+				k := 3 + g.rng.IntN(125)
+				if i < 4 {
+					k = []int{128, 130, 126, 127}[i]
+				}
+				c := k - 1
+				if k > 128 {
+					c--
+				}
+				st := mpa.NewStream(hf)
+				st.Add(g.ulpdu(4*(c-1) - 2))
+				ulen := 65531 + g.rng.IntN(5)
+				if i >= 8 {
+					ulen = 60000 + g.rng.IntN(65536-60000)
+				}
+				big := st.Add(g.ulpdu(ulen))
+				if hf.Markers {
+					require.Equal(t, 4*k, big.Off)
+				}
+				st.Add(g.ulpdu(14 + g.rng.IntN(30)))
+				seg := st.CutAt([]int{big.Off})[1]
+				run := h.queue(g.frame(hf, seg.Seq, seg.Data), 2, 0, false)
+				require.True(t, run.sum.Whole)
+				require.Equal(t, 2, run.sum.NFPDU)
+				h.flowIfFull()
 			}
 			h.drain()
 			h.logStats()
