@@ -183,6 +183,16 @@ func writeRegistry(w io.Writer, variants []string) {
 	fmt.Fprintf(w, "    {nullptr, nullptr, nullptr},\n};\n")
 }
 
+// writeAtomic writes through a temporary file and a rename, so that a
+// concurrent build never compiles a half-written file.
+func writeAtomic(path string, data []byte) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 func run() error {
 	variant := flag.String("variant", "", "variant name (the model was made with --prefix V<variant>)")
 	header := flag.String("header", "", "Verilated model header V<variant>.h")
@@ -200,7 +210,7 @@ func run() error {
 			}
 		}
 		writeRegistry(&buf, flag.Args())
-		return os.WriteFile(*out, buf.Bytes(), 0o644)
+		return writeAtomic(*out, buf.Bytes())
 	}
 	if !identRE.MatchString(*variant) || *header == "" {
 		return errors.New("-variant (a C identifier) and -header are required")
@@ -219,7 +229,7 @@ func run() error {
 		return fmt.Errorf("%s: %w", *header, err)
 	}
 	writeShim(&buf, *variant, ports, inWords, outWords)
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return writeAtomic(*out, buf.Bytes())
 }
 
 func main() {
