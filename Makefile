@@ -38,5 +38,5 @@ bench:
 	$(GO) test -run '^$$' -bench 'ReceiverAligned' -benchtime 3s ./golden/rx
 
 # The main job: replay every built-in conformance vector and print the report.
-run:
-	$(GO) run ./cmd/mparx run vectors
+run: deps $(SIM_LIBS)
+	$(GO) run ./cmd/mparx run --engine rtl vectors

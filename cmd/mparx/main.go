@@ -2,12 +2,13 @@
 //
 // Usage:
 //
-//	mparx run [--engine golden] [DIR]
+//	mparx run [--engine golden|rtl] [--width 64|128] [DIR]
 //	mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR
 //
-// run replays every conformance vector under DIR (default vectors) and
-// compares the results with the vector's expected results (the project's
-// main job; `make run`).
+// run replays every conformance vector under DIR (default vectors): the
+// golden receiver against the vector's expected results, and (engine rtl,
+// the default) the RTL receiver beside the hardware model and the software
+// slow path (the project's main job; `make run`).
 //
 // replay reads a pcap of Ethernet frames, follows every TCP connection that
 // starts with MPA startup frames (as Wireshark's heuristic finds them),
@@ -39,7 +40,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: mparx run [--engine golden] [DIR]
+const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]
        mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad

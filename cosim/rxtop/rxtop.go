@@ -1,0 +1,420 @@
+// Package rxtop runs rtl/mpa_rx.v, the receiver top, on conformance vectors
+// beside the functional model of the hardware (golden/fastpath) and the
+// software slow path, frame by frame: each frame's outputs are drained and
+// software's context writes made before the next frame. It checks that the
+// RTL decides every frame as the model does (verdict, reason, context
+// updates, exception octets) and that the model's hardware and software
+// together reproduce the golden receiver's results.
+package rxtop
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/vector"
+)
+
+// Slots is CONN_COUNT of the co-simulation variants.
+const Slots = 1024
+
+// Widths are the DATA_WIDTHs with a co-simulation variant.
+var Widths = []int{64, 128}
+
+// Event kinds on m_evt (docs/design.md section 4).
+const (
+	EvDrop     = 4
+	EvAdvanced = 5
+	EvConsumed = 6
+	EvVerdict  = 7
+)
+
+// Event is a decoded m_evt beat.
+type Event struct {
+	Kind     int
+	Index    int
+	Seq, End uint32
+	Len      int
+	Verdict  int // VERDICT: verdict; DROP: drop code
+	Reason   int
+}
+
+func decode(w []uint64) Event {
+	hi, lo := w[1], w[0]
+	return Event{
+		Kind:    int(hi >> 60),
+		Index:   int(hi >> 48 & 0xfff),
+		Seq:     uint32(hi >> 16),
+		End:     uint32((hi&0xffff)<<16 | lo>>48),
+		Len:     int(lo >> 32 & 0xffff),
+		Verdict: int(lo >> 28 & 3),
+		Reason:  int(lo >> 24 & 0xf),
+	}
+}
+
+// RTL drives one mpa_rx instance a cycle at a time.
+type RTL struct {
+	sim  *cosim.Sim
+	in   []uint64
+	out  []uint64
+	p    map[string]cosim.Port
+	lane int
+
+	events []Event
+	exc    []byte
+	excs   [][]byte
+	tusers []int
+	// Beats counts the input beats accepted.
+	Beats uint64
+}
+
+// Open opens an mpa_rx variant of the given width and resets it.
+func Open(width int, opts ...cosim.Option) (*RTL, error) {
+	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := &RTL{sim: sim, in: sim.NewIn(1), out: sim.NewOut(1), p: map[string]cosim.Port{}, lane: width / 8}
+	for _, p := range sim.Ports() {
+		r.p[p.Name] = p
+	}
+	sim.Reset(4)
+	r.p["m_evt_tready"].SetBool(r.in, true)
+	r.p["m_exc_axis_tready"].SetBool(r.in, true)
+	return r, nil
+}
+
+// Close releases the simulation.
+func (r *RTL) Close() error { return r.sim.Close() }
+
+// Cycle returns the number of cycles run.
+func (r *RTL) Cycle() uint64 { return r.sim.Cycle() }
+
+// step runs one cycle and collects the outputs that fired.
+func (r *RTL) step() {
+	r.sim.Step(1, r.in, r.out)
+	p := r.p
+	if p["m_evt_tvalid"].Bit(r.out) && p["m_evt_tready"].Bit(r.in) {
+		r.events = append(r.events, decode(p["m_evt_tdata"].Slice(r.out)))
+	}
+	if p["m_exc_axis_tvalid"].Bit(r.out) && p["m_exc_axis_tready"].Bit(r.in) {
+		b := p["m_exc_axis_tdata"].AppendBytes(nil, r.out)
+		k := p["m_exc_axis_tkeep"].Get(r.out)
+		for i := 0; i < r.lane; i++ {
+			if i >= 64 || k>>i&1 != 0 {
+				r.exc = append(r.exc, b[i])
+			}
+		}
+		if p["m_exc_axis_tlast"].Bit(r.out) {
+			r.excs = append(r.excs, r.exc)
+			r.tusers = append(r.tusers, int(p["m_exc_axis_tuser"].Get(r.out)))
+			r.exc = nil
+		}
+	}
+}
+
+// ErrStuck reports a handshake that did not complete in time.
+var ErrStuck = errors.New("rxtop: handshake stuck")
+
+// Frame sends one frame, waiting on s_axis_tready.
+func (r *RTL) Frame(b []byte) error {
+	p := r.p
+	for off := 0; off < len(b); {
+		end := min(off+r.lane, len(b))
+		p["s_axis_tdata"].SetBytes(r.in, b[off:end])
+		if end-off == 64 {
+			p["s_axis_tkeep"].Set(r.in, ^uint64(0))
+		} else {
+			p["s_axis_tkeep"].Set(r.in, 1<<(end-off)-1)
+		}
+		p["s_axis_tvalid"].SetBool(r.in, true)
+		p["s_axis_tlast"].SetBool(r.in, end == len(b))
+		for n := 0; ; n++ {
+			if n > 100000 {
+				return fmt.Errorf("%w: s_axis_tready low for %d cycles at cycle %d", ErrStuck, n, r.Cycle())
+			}
+			r.step()
+			if p["s_axis_tready"].Bit(r.out) {
+				break
+			}
+		}
+		r.Beats++
+		off = end
+	}
+	p["s_axis_tvalid"].SetBool(r.in, false)
+	p["s_axis_tlast"].SetBool(r.in, false)
+	return nil
+}
+
+// Drain runs until the frame sent last has its VERDICT event, its second
+// event (DROP, PLACE) or its exception frame (EXCEPTION), then four more
+// cycles, and returns what came out.
+func (r *RTL) Drain() (events []Event, excs [][]byte, tusers []int, err error) {
+	for n := 0; ; n++ {
+		if n > 200000 {
+			return nil, nil, nil, fmt.Errorf("%w: no verdict after %d cycles", ErrStuck, n)
+		}
+		r.step()
+		if len(r.events) == 0 {
+			continue
+		}
+		done := true
+		switch r.events[0].Verdict {
+		case 0, 2:
+			done = len(r.events) >= 2
+		case 1:
+			done = len(r.excs) == 1
+		}
+		if done {
+			break
+		}
+	}
+	for k := 0; k < 4; k++ {
+		r.step()
+	}
+	events, excs, tusers = r.events, r.excs, r.tusers
+	r.events, r.excs, r.tusers = nil, nil, nil
+	return events, excs, tusers, nil
+}
+
+// Config writes a context through the configuration port.
+func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
+	p := r.p
+	w := p["cfg_data"].Slice(r.in)
+	clear(w)
+	set := func(bit, width int, v uint64) {
+		for i := 0; i < width; i++ {
+			if v>>i&1 != 0 {
+				w[(bit+i)/64] |= 1 << ((bit + i) % 64)
+			}
+		}
+	}
+	b := func(v bool) uint64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	set(0, 1, 1)
+	set(1, 1, b(c.Full))
+	set(2, 1, b(c.Err))
+	set(3, 1, b(c.SWOwned))
+	set(4, 1, b(c.Params.Markers))
+	set(5, 1, b(c.Params.CRC))
+	set(8, 12, uint64(c.Stream))
+	set(32, 32, uint64(c.Params.SeqStart))
+	set(64, 32, uint64(c.RcvNxt))
+	set(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
+	set(128, 32, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
+	set(160, 16, uint64(t.SrcPort))
+	set(176, 16, uint64(t.DstPort))
+	for i, rg := range c.Ranges {
+		set(6+i, 1, 1)
+		set(192+64*i, 32, uint64(rg.Start))
+		set(224+64*i, 32, uint64(rg.End))
+	}
+	p["cfg_index"].Set(r.in, uint64(fastpath.Index(t, Slots)))
+	p["cfg_valid"].SetBool(r.in, true)
+	defer p["cfg_valid"].SetBool(r.in, false)
+	for n := 0; ; n++ {
+		if n > 1000 {
+			return fmt.Errorf("%w: cfg_ready low", ErrStuck)
+		}
+		r.step()
+		if p["cfg_ready"].Bit(r.out) {
+			return nil
+		}
+	}
+}
+
+var rtlVerdict = map[fastpath.Verdict]int{fastpath.Place: 0, fastpath.Exception: 1, fastpath.Drop: 2, fastpath.Ignore: 3}
+
+func dropCode(err error) int {
+	switch {
+	case errors.Is(err, wire.ErrIPChecksum):
+		return 2
+	case errors.Is(err, wire.ErrTCPChecksum):
+		return 3
+	}
+	return 1
+}
+
+// Report summarises a run of one vector.
+type Report struct {
+	Vector     string
+	Frames     int
+	FPDUs      int // ULPDUs the golden receiver passed
+	Cycles     uint64
+	Beats      uint64
+	Placed     int // frames the hardware takes (PLACE)
+	Exceptions int
+	Elapsed    time.Duration
+}
+
+// Run runs vector v through the RTL of the given width and the models.
+// It returns the first disagreement as an error.
+func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
+	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
+	start := time.Now()
+	sys := fastpath.NewSystem(ddp.NewMemory(), v.Setup.Receiver.Window)
+	sys.HW.Slots = Slots
+	sys.SetVersion(v.Setup.Receiver.DDPVersion)
+	specs, err := v.Setup.ConnSpecs()
+	if err != nil {
+		return rep, err
+	}
+	var streams [][2]ddp.StreamID
+	for _, c := range specs {
+		a, b := sys.AddConn(c)
+		streams = append(streams, [2]ddp.StreamID{a, b})
+	}
+	stream := func(conn int, dir string) ddp.StreamID {
+		if dir == vector.R2I {
+			return streams[conn][1]
+		}
+		return streams[conn][0]
+	}
+	for _, st := range v.Setup.STags {
+		if err := sys.RegisterSTag(st.STag, stream(st.Conn, st.Dir), st.Addr, st.Len); err != nil {
+			return rep, err
+		}
+	}
+	for _, rc := range v.Setup.Recvs {
+		if err := sys.PostRecv(stream(rc.Conn, rc.Dir), rc.QN, rc.Addr, rc.Len); err != nil {
+			return rep, err
+		}
+	}
+	type write struct {
+		t wire.FourTuple
+		c fastpath.Context
+	}
+	var writes []write
+	sys.OnConfig = func(t wire.FourTuple, c fastpath.Context) { writes = append(writes, write{t, c}) }
+	var golden []rx.Event
+	g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+	if err != nil {
+		return rep, err
+	}
+	r, err := Open(width, opts...)
+	if err != nil {
+		return rep, err
+	}
+	defer r.Close()
+	for i, f := range v.Frames {
+		writes = writes[:0]
+		g.Receiver.Frame(f.Data)
+		res := sys.Frame(f.Data)
+		if err := r.Frame(f.Data); err != nil {
+			return rep, fmt.Errorf("frame %d: %w", i, err)
+		}
+		evs, excs, tusers, err := r.Drain()
+		if err != nil {
+			return rep, fmt.Errorf("frame %d: %w", i, err)
+		}
+		if err := compare(res, f.Data, evs, excs, tusers); err != nil {
+			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
+		}
+		switch res.Verdict {
+		case fastpath.Place:
+			rep.Placed++
+		case fastpath.Exception:
+			rep.Exceptions++
+		}
+		for _, w := range writes {
+			if err := r.Config(w.t, w.c); err != nil {
+				return rep, fmt.Errorf("frame %d: %w", i, err)
+			}
+		}
+	}
+	if sys.Err != nil {
+		return rep, sys.Err
+	}
+	if err := sameOutcome(golden, sys.Events); err != nil {
+		return rep, err
+	}
+	for _, e := range golden {
+		if e.Kind == rx.ULPDU {
+			rep.FPDUs++
+		}
+	}
+	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats, time.Since(start)
+	return rep, nil
+}
+
+// compare checks the RTL's outputs for one frame against the model's result.
+func compare(res fastpath.Result, frame []byte, evs []Event, excs [][]byte, tusers []int) error {
+	ev := evs[0]
+	if ev.Kind != EvVerdict {
+		return fmt.Errorf("first event kind %d, want VERDICT", ev.Kind)
+	}
+	if want := rtlVerdict[res.Verdict]; ev.Verdict != want {
+		return fmt.Errorf("verdict %d (reason %d), model %v (reason %d)", ev.Verdict, ev.Reason, res.Verdict, res.Reason)
+	}
+	if res.Verdict == fastpath.Exception {
+		switch {
+		case ev.Reason != int(res.Reason):
+			return fmt.Errorf("reason %d, model %d", ev.Reason, res.Reason)
+		case len(excs) != 1 || !bytes.Equal(frame, excs[0]):
+			return fmt.Errorf("exception frame differs from the input frame")
+		case tusers[0] != int(res.Reason):
+			return fmt.Errorf("exception tuser %d, model reason %d", tusers[0], res.Reason)
+		}
+	} else if len(excs) != 0 {
+		return fmt.Errorf("exception output for a %v frame", res.Verdict)
+	}
+	for _, e := range res.Events {
+		var want Event
+		switch e.Kind {
+		case fastpath.Advanced:
+			want = Event{Kind: EvAdvanced, End: e.End}
+		case fastpath.Consumed:
+			want = Event{Kind: EvConsumed, Seq: e.Seq, End: e.End}
+		case fastpath.Dropped:
+			want = Event{Kind: EvDrop, Verdict: dropCode(e.Err)}
+		default:
+			continue
+		}
+		if len(evs) != 2 {
+			return fmt.Errorf("%d events, want 2", len(evs))
+		}
+		got := evs[1]
+		if got.Kind != want.Kind || (want.Kind != EvDrop && got.End != want.End) ||
+			(want.Kind == EvConsumed && got.Seq != want.Seq) || (want.Kind == EvDrop && got.Verdict != want.Verdict) {
+			return fmt.Errorf("second event %+v, model %+v", got, want)
+		}
+	}
+	return nil
+}
+
+// sameOutcome checks that the model's hardware and software together
+// reported what the golden receiver did over all frames.
+func sameOutcome(golden, union []rx.Event) error {
+	key := func(evs []rx.Event, k rx.Kind) map[string]int {
+		m := map[string]int{}
+		for _, e := range evs {
+			if e.Kind == k {
+				m[fmt.Sprintf("%v %d %d %x %d", e.Half, e.Seq, e.Len, e.SHA256[:4], e.Code)]++
+			}
+		}
+		return m
+	}
+	for _, k := range []rx.Kind{rx.ULPDU, rx.MPAError, rx.Delivered, rx.Dropped} {
+		a, b := key(golden, k), key(union, k)
+		if len(a) != len(b) {
+			return fmt.Errorf("%v events: golden %d, hardware and software %d", k, len(a), len(b))
+		}
+		for s, n := range a {
+			if b[s] != n {
+				return fmt.Errorf("%v event %s: golden %d, hardware and software %d", k, s, n, b[s])
+			}
+		}
+	}
+	return nil
+}
