@@ -183,6 +183,7 @@ type Mismatch struct {
 	Context  string // inputs and outputs around the cycle, recent source beats
 }
 
+// Error formats the mismatch with its context, ready to print.
 func (m *Mismatch) Error() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "lockstep %s: cycle %d: output %s = %s, model expects %s\n", m.Variant, m.Cycle, m.Port, m.Actual, m.Expected)

@@ -52,6 +52,7 @@ const (
 	Out
 )
 
+// String returns "in" or "out".
 func (d Dir) String() string {
 	if d == In {
 		return "in"
