@@ -373,15 +373,20 @@ endgenerate
 // ========================================================== stage D
 // For every entry word e (the walk's next ULPDU_Length word, if it is in
 // this beat): the ULPDU_Length words the walk visits in this beat, how the
-// chain ends, and where the walk continues.
+// chain ends, and where the walk continues. (Word selections here and below
+// are explicit compare-and-select loops rather than variable part-selects,
+// which Yosys' resource sharing would try to merge with a SAT solver.)
 reg [3*WPB-1:0] dn_cnt;
 reg [KMAX*LW*WPB-1:0] dn_pos;
 reg [2*WPB-1:0] dn_end;
 reg [PW*WPB-1:0] dn_exL, dn_exS;
-reg [LW-1:0] dc_cur, dc_last;
-reg dc_alive;
-integer de, ds;
+reg [WPB-1:0] dn_inb;       // the next ULPDU_Length word is in this beat
+reg [LW-1:0] dc_cur, dc_last, dc_nxt;
+reg dc_alive, dc_pay, dc_small, dc_inb;
+integer de, ds, dj;
 always @* begin
+    for (dj = 0; dj < WPB; dj = dj + 1)
+        dn_inb[dj] = cw_nL[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
     dn_cnt = 0;
     dn_pos = 0;
     dn_end = 0;
@@ -392,27 +397,43 @@ always @* begin
         dc_last = de[LW-1:0];
         dc_alive = 1'b1;
         for (ds = 0; ds < KMAX; ds = ds + 1) begin
+            dc_pay = 1'b0;
+            dc_small = 1'b0;
+            dc_inb = 1'b0;
+            dc_nxt = {LW{1'b0}};
+            for (dj = 0; dj < WPB; dj = dj + 1) begin
+                if (dc_cur == dj[LW-1:0]) begin
+                    dc_pay = c_pmask[dj];
+                    dc_small = cw_small[dj];
+                    dc_inb = dn_inb[dj];
+                    dc_nxt = cw_nL[PW*dj +: LW];
+                end
+            end
             if (dc_alive) begin
-                if (!c_pmask[dc_cur]) begin
+                if (!dc_pay) begin
                     dn_end[2*de +: 2] = END_NONPAY;
                     dc_alive = 1'b0;
                 end else begin
                     dn_pos[(de*KMAX + ds)*LW +: LW] = dc_cur;
                     dn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
                     dc_last = dc_cur;
-                    if (cw_small[dc_cur]) begin
+                    if (dc_small) begin
                         dn_end[2*de +: 2] = END_SMALL;
                         dc_alive = 1'b0;
-                    end else if (cw_nL[PW*dc_cur + LW +: PW-LW] == c_B[PW-1:LW]) begin
-                        dc_cur = cw_nL[PW*dc_cur +: LW];
+                    end else if (dc_inb) begin
+                        dc_cur = dc_nxt;
                     end else begin
                         dc_alive = 1'b0;
                     end
                 end
             end
         end
-        dn_exL[PW*de +: PW] = cw_nL[PW*dc_last +: PW];
-        dn_exS[PW*de +: PW] = cw_E[PW*dc_last +: PW];
+        for (dj = 0; dj < WPB; dj = dj + 1) begin
+            if (dc_last == dj[LW-1:0]) begin
+                dn_exL[PW*de +: PW] = cw_nL[PW*dj +: PW];
+                dn_exS[PW*de +: PW] = cw_E[PW*dj +: PW];
+            end
+        end
     end
 end
 
@@ -470,6 +491,9 @@ reg [15:0] en_nrec_in;
 reg [LW-1:0] en_ent, en_p;
 reg [2:0] en_cnt;
 reg [1:0] en_endk;
+reg [PW-1:0] en_exL, en_exS;
+reg [KMAX*LW-1:0] en_pos;
+reg en_mkprev, en_rfm;
 reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_whole;
 reg [PW-1:0] en_nL, en_nS, en_Pend;
 reg [15:0] en_nrec;
@@ -478,7 +502,7 @@ reg [KMAX*PW-1:0] en_rE, en_rlseq;
 reg [KMAX*32-1:0] en_rword;
 reg [KMAX-1:0] en_rsmall, en_rfirst;
 reg [KMAX*3-1:0] en_rhs;
-integer ei;
+integer ei, ej;
 
 always @* begin
     en_act_in = d_pfirst || (!d_first && w_act);
@@ -493,8 +517,22 @@ always @* begin
 
     en_hit = en_act_in && en_nL_in[PW-1:LW] == d_B[PW-1:LW];
     en_ent = en_nL_in[LW-1:0];
-    en_cnt = en_hit ? d_cnt[3*en_ent +: 3] : 3'd0;
-    en_endk = d_end[2*en_ent +: 2];
+    en_cnt = 3'd0;
+    en_endk = END_CONT;
+    en_exL = {PW{1'b0}};
+    en_exS = {PW{1'b0}};
+    en_pos = {(KMAX*LW){1'b0}};
+    for (ej = 0; ej < WPB; ej = ej + 1) begin
+        if (en_ent == ej[LW-1:0]) begin
+            en_cnt = d_cnt[3*ej +: 3];
+            en_endk = d_end[2*ej +: 2];
+            en_exL = d_exL[PW*ej +: PW];
+            en_exS = d_exS[PW*ej +: PW];
+            en_pos = d_pos[ej*KMAX*LW +: KMAX*LW];
+        end
+    end
+    if (!en_hit)
+        en_cnt = 3'd0;
 
     en_act = en_act_in;
     en_nL = en_nL_in;
@@ -503,13 +541,13 @@ always @* begin
     if (en_hit) begin
         case (en_endk)
             END_CONT: begin
-                en_nL = d_exL[PW*en_ent +: PW];
-                en_nS = d_exS[PW*en_ent +: PW];
+                en_nL = en_exL;
+                en_nS = en_exS;
             end
             END_NONPAY: begin
                 en_act = 1'b0;
                 if (en_cnt != 3'd0)
-                    en_nS = d_exS[PW*en_ent +: PW];
+                    en_nS = en_exS;
             end
             default: begin
                 en_act = 1'b0;
@@ -537,25 +575,33 @@ always @* begin
     en_anyl = en_anyl_in;
     en_fm = en_fm_in;
     for (ei = 0; ei < KMAX; ei = ei + 1) begin
-        en_p = d_pos[(en_ent*KMAX + ei)*LW +: LW];
+        en_p = en_pos[ei*LW +: LW];
         en_rpos[ei*LW +: LW] = en_p;
+        en_mkprev = 1'b0;
+        en_rfm = 1'b0;
+        for (ej = 0; ej < WPB; ej = ej + 1) begin
+            if (en_p == ej[LW-1:0]) begin
+                en_mkprev = d_mkprev[ej];
+                en_rfm = d_fm[ej];
+                en_rE[ei*PW +: PW] = d_E[PW*ej +: PW];
+                en_rword[ei*32 +: 32] = d_data[32*ej +: 32];
+                en_rsmall[ei] = d_small[ej];
+                en_rhs[ei*3 +: 3] = d_hs[3*ej +: 3];
+            end
+        end
         // Rank 0 starts where the walk stood (its FPDU may be the first of
         // the payload, which no marker before it can start); later ranks
         // start at the previous rank's end, which is never a marker word.
         if (ei == 0)
             en_ros[ei*LW +: LW] = en_nS_in[LW-1:0];
         else
-            en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, d_mkprev[en_p]};
-        en_rE[ei*PW +: PW] = d_E[PW*en_p +: PW];
+            en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, en_mkprev};
         en_rlseq[ei*PW +: PW] = d_B + {{(PW-LW){1'b0}}, en_p} - en_P0_in;
-        en_rword[ei*32 +: 32] = d_data[32*en_p +: 32];
-        en_rsmall[ei] = d_small[en_p];
-        en_rhs[ei*3 +: 3] = d_hs[3*en_p +: 3];
         en_rfirst[ei] = ei == 0 && en_nrec_in == 16'd0;
-        if (ei < en_cnt && d_data[32*en_p + 22])
+        if (ei < en_cnt && en_rword[ei*32 + 22])
             en_anyl = 1'b1;
         if (ei == 0 && en_cnt != 3'd0 && en_nrec_in == 16'd0)
-            en_fm = d_fm[en_p] || en_nS_in != en_nL_in;
+            en_fm = en_rfm || en_nS_in != en_nL_in;
     end
     en_nrec = en_nrec_in + {13'd0, en_cnt};
     en_Pend = (|d_pmask) ? d_B + {{(PW-LW){1'b0}}, d_hi} + 1'b1 : en_Pend_in;
@@ -669,7 +715,8 @@ reg [NREC*REC_W-1:0] fn_rec;
 reg [LW-1:0] fn_os, fn_dpos, fn_fw, fn_lw, fn_om, fn_wo;
 reg [PW-1:0] fn_Em1, fn_hp, fn_moff;
 reg [31:0] fn_dw;
-reg fn_endin, fn_active, fn_mkany, fn_cover, fn_done, fn_blocked;
+reg fn_endin, fn_active, fn_mkany, fn_cover, fn_done, fn_blocked, fn_lpay;
+reg [13:0] fn_ptr;
 reg [2:0] fn_nok;
 integer fk, fi, fj, fh, fo;
 
@@ -681,8 +728,12 @@ function [SW-1:0] eng_add(input [SW-1:0] base, input [3:0] add);
     /* verilator lint_off UNUSEDSIGNAL */
     reg [4:0] t; // t < NCRC
     /* verilator lint_on UNUSEDSIGNAL */
+    integer k;
     begin
-        t = ({{(5-SW){1'b0}}, base} + {1'b0, add}) % NCRC5;
+        t = {{(5-SW){1'b0}}, base} + {1'b0, add};
+        for (k = 0; k < 8; k = k + 1)
+            if (t >= NCRC5)
+                t = t - NCRC5;
         eng_add = t[SW-1:0];
     end
 endfunction
@@ -692,8 +743,12 @@ function [RW-1:0] rec_add(input [RW-1:0] base, input [3:0] add);
     /* verilator lint_off UNUSEDSIGNAL */
     reg [4:0] t; // t < NREC
     /* verilator lint_on UNUSEDSIGNAL */
+    integer k;
     begin
-        t = ({{(5-RW){1'b0}}, base} + {1'b0, add}) % NREC5;
+        t = {{(5-RW){1'b0}}, base} + {1'b0, add};
+        for (k = 0; k < 8; k = k + 1)
+            if (t >= NREC5)
+                t = t - NREC5;
         rec_add = t[RW-1:0];
     end
 endfunction
@@ -710,12 +765,17 @@ always @* begin
     fn_ovf_in = !e_first && f_ovf;
     fn_nstored_in = e_first ? 16'd0 : f_nstored;
 
-    // The marker of the beat (at most one: markers are 128 words apart).
+    // The marker of the beat (at most one: markers are 128 words apart) and
+    // its FPDUPTR with the two low bits dropped.
     fn_mkany = |e_mk;
     fn_om = {LW{1'b0}};
-    for (fj = 0; fj < WPB; fj = fj + 1)
-        if (e_mk[fj])
+    fn_ptr = 14'd0;
+    for (fj = 0; fj < WPB; fj = fj + 1) begin
+        if (e_mk[fj]) begin
             fn_om = fj[LW-1:0];
+            fn_ptr = {e_data[32*fj + 16 +: 8], e_data[32*fj + 26 +: 6]};
+        end
+    end
     fn_moff = e_B + {{(PW-LW){1'b0}}, fn_om};
 
     fn_sp = e_valid ? eng_slot(sp, e_carried, {1'b0, e_ndec} + {3'd0, e_pend}) : sp;
@@ -781,12 +841,16 @@ always @* begin
                 fn_keep[fk*KEEP + 4*fj +: 4] = 4'hf;
         fn_act[fk] = fn_active && !fn_tlast[fk];
         // A whole checked FPDU ends here: its CRC word is payload.
-        fn_chk[fk] = fn_active && fn_endin && e_pmask[fn_lw] && !fn_small[fk];
+        fn_lpay = 1'b0;
+        for (fj = 0; fj < WPB; fj = fj + 1)
+            if (fn_lw == fj[LW-1:0])
+                fn_lpay = e_pmask[fj];
+        fn_chk[fk] = fn_active && fn_endin && fn_lpay && !fn_small[fk];
 
         // Marker check: the marker in this FPDU's words of the beat.
         fn_cover = fn_mkany && fn_active && fn_om >= fn_fw && fn_om <= fn_lw;
         fn_mkerr_s[fk] = s_mkerr[fk] && !fn_open[fk];
-        if (fn_cover && fn_moff - fn_S[fk*PW +: PW] != {2'b00, e_data[32*fn_om + 16 +: 8], e_data[32*fn_om + 26 +: 6]})
+        if (fn_cover && fn_moff - fn_S[fk*PW +: PW] != {2'b00, fn_ptr})
             fn_mkerr_s[fk] = 1'b1;
         if (fn_chk[fk] && fn_mkerr_s[fk])
             fn_mkerr = 1'b1;
@@ -834,8 +898,15 @@ always @* begin
             fn_hp = fn_L[fk*PW +: PW] + {{(PW-3){1'b0}}, fh[2:0]} +
                 ((fh[2:0] >= fn_hs[fk*3 +: 3]) ? 16'd2 : 16'd1);
             fn_wo = fn_hp[LW-1:0];
-            fn_dw = e_data[32*fn_wo +: 32];
-            if (e_valid && fn_hp[PW-1:LW] == e_B[PW-1:LW] && e_pmask[fn_wo])
+            fn_dw = 32'd0;
+            fn_lpay = 1'b0;
+            for (fj = 0; fj < WPB; fj = fj + 1) begin
+                if (fn_wo == fj[LW-1:0]) begin
+                    fn_dw = e_data[32*fj +: 32];
+                    fn_lpay = e_pmask[fj];
+                end
+            end
+            if (e_valid && fn_hp[PW-1:LW] == e_B[PW-1:LW] && fn_lpay)
                 fn_hdr[fk*128 + 96 - 32*fh +: 32] = {fn_dw[7:0], fn_dw[15:8], fn_dw[23:16], fn_dw[31:24]};
             if (fh == 3)
                 fn_done = fn_hp[PW-1:LW] <= e_B[PW-1:LW];
@@ -1034,9 +1105,21 @@ generate
     end
 endgenerate
 
-wire [REC_W-1:0] rec_out = bank_data[rslot*REC_W +: REC_W];
+reg [REC_W-1:0] rec_out;
+reg rec_out_valid;
+integer ok_;
+always @* begin
+    rec_out = {REC_W{1'b0}};
+    rec_out_valid = 1'b0;
+    for (ok_ = 0; ok_ < NREC; ok_ = ok_ + 1) begin
+        if (rslot == ok_[RW-1:0]) begin
+            rec_out = bank_data[ok_*REC_W +: REC_W];
+            rec_out_valid = bank_valid[ok_];
+        end
+    end
+end
 wire [31:0] rec_word = rec_out[REC_W-17 -: 32];
-assign rec_valid = bank_valid[rslot];
+assign rec_valid = rec_out_valid;
 assign rec_lseq_w = rec_out[REC_W-1 -: 16];
 assign rec_ulen = {rec_word[7:0], rec_word[15:8]};
 assign rec_ctrl = rec_word[23:16];
