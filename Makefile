@@ -14,7 +14,8 @@ deps:
 include mk/rtl.mk
 include mk/vectors.mk
 
-test: deps $(SIM_LIBS)
+test: deps $(SIM_LIBS) lint-rtl
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 25m ./...
 	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
