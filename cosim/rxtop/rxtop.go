@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mparx/mparx/cosim"
-	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
@@ -263,33 +262,9 @@ type Report struct {
 func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	start := time.Now()
-	sys := fastpath.NewSystem(ddp.NewMemory(), v.Setup.Receiver.Window)
-	sys.HW.Slots = Slots
-	sys.SetVersion(v.Setup.Receiver.DDPVersion)
-	specs, err := v.Setup.ConnSpecs()
+	sys, err := v.Setup.NewFastpath(Slots)
 	if err != nil {
 		return rep, err
-	}
-	var streams [][2]ddp.StreamID
-	for _, c := range specs {
-		a, b := sys.AddConn(c)
-		streams = append(streams, [2]ddp.StreamID{a, b})
-	}
-	stream := func(conn int, dir string) ddp.StreamID {
-		if dir == vector.R2I {
-			return streams[conn][1]
-		}
-		return streams[conn][0]
-	}
-	for _, st := range v.Setup.STags {
-		if err := sys.RegisterSTag(st.STag, stream(st.Conn, st.Dir), st.Addr, st.Len); err != nil {
-			return rep, err
-		}
-	}
-	for _, rc := range v.Setup.Recvs {
-		if err := sys.PostRecv(stream(rc.Conn, rc.Dir), rc.QN, rc.Addr, rc.Len); err != nil {
-			return rep, err
-		}
 	}
 	type write struct {
 		t wire.FourTuple

@@ -18,32 +18,13 @@ import (
 // newSystem loads a vector's setup into a hardware+software system.
 func newSystem(t *testing.T, v *vector.Vector, slots ...int) (*fastpath.System, *ddp.Memory) {
 	t.Helper()
-	mem := ddp.NewMemory()
-	s := fastpath.NewSystem(mem, v.Setup.Receiver.Window)
+	n := 0
 	if len(slots) > 0 {
-		s.HW.Slots = slots[0]
+		n = slots[0]
 	}
-	s.SetVersion(v.Setup.Receiver.DDPVersion)
-	specs, err := v.Setup.ConnSpecs()
+	s, err := v.Setup.NewFastpath(n)
 	require.NoError(t, err)
-	var streams [][2]ddp.StreamID
-	for _, c := range specs {
-		a, b := s.AddConn(c)
-		streams = append(streams, [2]ddp.StreamID{a, b})
-	}
-	stream := func(conn int, dir string) ddp.StreamID {
-		if dir == vector.R2I {
-			return streams[conn][1]
-		}
-		return streams[conn][0]
-	}
-	for _, st := range v.Setup.STags {
-		require.NoError(t, s.RegisterSTag(st.STag, stream(st.Conn, st.Dir), st.Addr, st.Len))
-	}
-	for _, r := range v.Setup.Recvs {
-		require.NoError(t, s.PostRecv(stream(r.Conn, r.Dir), r.QN, r.Addr, r.Len))
-	}
-	return s, mem
+	return s, s.HWPlacer.Memory()
 }
 
 // outcome is what a run reports, in forms that do not depend on which

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
@@ -234,4 +235,40 @@ func DropName(err error) string {
 		return ""
 	}
 	return "other"
+}
+
+// NewFastpath builds the hardware model and software slow path
+// (golden/fastpath) for the setup, with a context table of slots entries
+// (0: unlimited), the connections added and the STags and receive buffers
+// registered in both engines' tables.
+func (s *Setup) NewFastpath(slots int) (*fastpath.System, error) {
+	specs, err := s.ConnSpecs()
+	if err != nil {
+		return nil, err
+	}
+	sys := fastpath.NewSystem(ddp.NewMemory(), s.Receiver.Window)
+	sys.HW.Slots = slots
+	sys.SetVersion(s.Receiver.DDPVersion)
+	var streams [][2]ddp.StreamID
+	for _, c := range specs {
+		a, b := sys.AddConn(c)
+		streams = append(streams, [2]ddp.StreamID{a, b})
+	}
+	stream := func(conn int, dir string) ddp.StreamID {
+		if dir == R2I {
+			return streams[conn][1]
+		}
+		return streams[conn][0]
+	}
+	for i, t := range s.STags {
+		if err := sys.RegisterSTag(t.STag, stream(t.Conn, t.Dir), t.Addr, t.Len); err != nil {
+			return nil, fmt.Errorf("vector: stag %d: %w", i, err)
+		}
+	}
+	for i, r := range s.Recvs {
+		if err := sys.PostRecv(stream(r.Conn, r.Dir), r.QN, r.Addr, r.Len); err != nil {
+			return nil, fmt.Errorf("vector: recv %d: %w", i, err)
+		}
+	}
+	return sys, nil
 }
