@@ -148,6 +148,8 @@ lint-rtl:
 	done
 	@set -e; $(foreach v,$(SIM_VARIANTS),echo "lint $(v)"; \
 		$(VERILATOR) --lint-only -Wall -y rtl $(SIM_ARGS_$(v));)
+	@set -e; for w in 256 512; do echo "lint mpa_rx DATA_WIDTH=$$w"; \
+		$(VERILATOR) --lint-only -Wall -y rtl --top-module mpa_rx -GDATA_WIDTH=$$w rtl/mpa_rx.v; done
 
 clean-rtl:
 	rm -rf $(RTL_BUILD) $(SIM_STAMP)
