@@ -280,23 +280,26 @@ func (e *Engine) Frame(b []byte) Result {
 // (the hardware computes them as per-segment flags):
 //
 //  1. markers on and the segment off the 4-octet grid of SeqStart: UNALIGNED
-//  2. not whole FPDUs from its first octet to its last: UNALIGNED
+//  2. not whole FPDUs from its first octet to its last, or a ULPDU under 14
+//     octets (the hardware's walk stops at one): UNALIGNED
 //  3. out of order and no marker in the first FPDU before its CRC field
 //     (nothing confirms the first FPDU's start): OOO
 //  4. a CRC or marker check fails: MPA_CHECK
-//  5. a ULPDU under 14 octets: UNALIGNED
-//  6. out of order and an FPDU with the DDP L bit (the hardware keeps no
+//  5. out of order and an FPDU with the DDP L bit (the hardware keeps no
 //     delivery records): OOO
 func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reason) {
 	if p.Markers && (seq-p.SeqStart)%4 != 0 {
 		return nil, Unaligned
 	}
 	var out []fpdu
-	firstMarker, checks, small, anyL := false, true, false, false
+	firstMarker, checks, anyL := false, true, false
 	for off := 0; off < len(b); {
 		s := seq + uint32(off)
 		wl, lseq := p.FPDUAt(s, b[off:])
 		if wl == 0 || wl > len(b)-off {
+			return nil, Unaligned
+		}
+		if ulen := int(b[off+int(lseq-s)])<<8 | int(b[off+int(lseq-s)+1]); ulen < MinULPDU {
 			return nil, Unaligned
 		}
 		if off == 0 {
@@ -308,7 +311,6 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 			checks = false
 			continue
 		}
-		small = small || len(u) < MinULPDU
 		anyL = anyL || (len(u) > 0 && u[0]&0x40 != 0)
 		h, _, _ := ddp.ParseHeader(u)
 		out = append(out, fpdu{lseq: lseq, ulpdu: append([]byte(nil), u...), hdr: h})
@@ -318,8 +320,6 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 		return nil, OutOfOrder
 	case !checks:
 		return nil, MPACheck
-	case small:
-		return nil, Unaligned
 	case ooo && anyL:
 		return nil, OutOfOrder
 	}
