@@ -58,10 +58,16 @@ func decode(w []uint64) Event {
 	}
 }
 
-// RTL drives one mpa_rx instance a cycle at a time.
+// batch is the number of cycles run per cgo call.
+const batch = 64
+
+// RTL drives one mpa_rx instance. Frames go in through a harness source (the
+// handshake runs on the C++ side) and cycles run in batches; only a
+// configuration write steps single cycles.
 type RTL struct {
 	sim  *cosim.Sim
-	in   []uint64
+	src  *cosim.Source
+	in   []uint64 // batch input records
 	out  []uint64
 	p    map[string]cosim.Port
 	lane int
@@ -70,8 +76,6 @@ type RTL struct {
 	exc    []byte
 	excs   [][]byte
 	tusers []int
-	// Beats counts the input beats accepted.
-	Beats uint64
 }
 
 // Open opens an mpa_rx variant of the given width and resets it.
@@ -80,14 +84,29 @@ func Open(width int, opts ...cosim.Option) (*RTL, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &RTL{sim: sim, in: sim.NewIn(1), out: sim.NewOut(1), p: map[string]cosim.Port{}, lane: width / 8}
+	src, err := sim.AddSource("s_axis_tvalid", "s_axis_tready", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast")
+	if err != nil {
+		sim.Close()
+		return nil, err
+	}
+	r := &RTL{sim: sim, src: src, in: sim.NewIn(batch), out: sim.NewOut(batch), p: map[string]cosim.Port{}, lane: width / 8}
 	for _, p := range sim.Ports() {
 		r.p[p.Name] = p
 	}
 	sim.Reset(4)
-	r.p["m_evt_tready"].SetBool(r.in, true)
-	r.p["m_exc_axis_tready"].SetBool(r.in, true)
+	r.setAll(func(rec []uint64) {
+		r.p["m_evt_tready"].SetBool(rec, true)
+		r.p["m_exc_axis_tready"].SetBool(rec, true)
+	})
 	return r, nil
+}
+
+// setAll applies f to every input record of the batch.
+func (r *RTL) setAll(f func(rec []uint64)) {
+	w := r.sim.InWords()
+	for c := 0; c < batch; c++ {
+		f(r.in[c*w : (c+1)*w])
+	}
 }
 
 // Close releases the simulation.
@@ -96,25 +115,32 @@ func (r *RTL) Close() error { return r.sim.Close() }
 // Cycle returns the number of cycles run.
 func (r *RTL) Cycle() uint64 { return r.sim.Cycle() }
 
-// step runs one cycle and collects the outputs that fired.
-func (r *RTL) step() {
-	r.sim.Step(1, r.in, r.out)
+// Beats returns the number of input beats accepted.
+func (r *RTL) Beats() uint64 { return r.src.Accepted() }
+
+// run runs n (at most batch) cycles and collects the outputs that fired.
+func (r *RTL) run(n int) {
+	r.sim.Step(n, r.in[:n*r.sim.InWords()], r.out[:n*r.sim.OutWords()])
 	p := r.p
-	if p["m_evt_tvalid"].Bit(r.out) && p["m_evt_tready"].Bit(r.in) {
-		r.events = append(r.events, decode(p["m_evt_tdata"].Slice(r.out)))
-	}
-	if p["m_exc_axis_tvalid"].Bit(r.out) && p["m_exc_axis_tready"].Bit(r.in) {
-		b := p["m_exc_axis_tdata"].AppendBytes(nil, r.out)
-		k := p["m_exc_axis_tkeep"].Get(r.out)
-		for i := 0; i < r.lane; i++ {
-			if i >= 64 || k>>i&1 != 0 {
-				r.exc = append(r.exc, b[i])
-			}
+	iw, ow := r.sim.InWords(), r.sim.OutWords()
+	for c := 0; c < n; c++ {
+		in, out := r.in[c*iw:(c+1)*iw], r.out[c*ow:(c+1)*ow]
+		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
+			r.events = append(r.events, decode(p["m_evt_tdata"].Slice(out)))
 		}
-		if p["m_exc_axis_tlast"].Bit(r.out) {
-			r.excs = append(r.excs, r.exc)
-			r.tusers = append(r.tusers, int(p["m_exc_axis_tuser"].Get(r.out)))
-			r.exc = nil
+		if p["m_exc_axis_tvalid"].Bit(out) && p["m_exc_axis_tready"].Bit(in) {
+			b := p["m_exc_axis_tdata"].AppendBytes(nil, out)
+			k := p["m_exc_axis_tkeep"].Get(out)
+			for i := 0; i < r.lane; i++ {
+				if i >= 64 || k>>i&1 != 0 {
+					r.exc = append(r.exc, b[i])
+				}
+			}
+			if p["m_exc_axis_tlast"].Bit(out) {
+				r.excs = append(r.excs, r.exc)
+				r.tusers = append(r.tusers, int(p["m_exc_axis_tuser"].Get(out)))
+				r.exc = nil
+			}
 		}
 	}
 }
@@ -122,46 +148,41 @@ func (r *RTL) step() {
 // ErrStuck reports a handshake that did not complete in time.
 var ErrStuck = errors.New("rxtop: handshake stuck")
 
-// Frame sends one frame, waiting on s_axis_tready.
-func (r *RTL) Frame(b []byte) error {
-	p := r.p
-	for off := 0; off < len(b); {
+// Frame queues one frame on s_axis.
+func (r *RTL) Frame(b []byte) {
+	words := make([]uint64, r.src.PayloadWords())
+	data := r.p["s_axis_tdata"]
+	for off := 0; off < len(b); off += r.lane {
 		end := min(off+r.lane, len(b))
-		p["s_axis_tdata"].SetBytes(r.in, b[off:end])
-		if end-off == 64 {
-			p["s_axis_tkeep"].Set(r.in, ^uint64(0))
-		} else {
-			p["s_axis_tkeep"].Set(r.in, 1<<(end-off)-1)
+		clear(words)
+		for i, c := range b[off:end] {
+			words[i/8] |= uint64(c) << (8 * (i % 8))
 		}
-		p["s_axis_tvalid"].SetBool(r.in, true)
-		p["s_axis_tlast"].SetBool(r.in, end == len(b))
-		for n := 0; ; n++ {
-			if n > 100000 {
-				return fmt.Errorf("%w: s_axis_tready low for %d cycles at cycle %d", ErrStuck, n, r.Cycle())
-			}
-			r.step()
-			if p["s_axis_tready"].Bit(r.out) {
-				break
-			}
+		k := ^uint64(0)
+		if end-off < 64 {
+			k = 1<<(end-off) - 1
 		}
-		r.Beats++
-		off = end
+		words[data.Words] = k
+		if end == len(b) {
+			words[data.Words+1] = 1
+		}
+		r.src.Push(0, words)
 	}
-	p["s_axis_tvalid"].SetBool(r.in, false)
-	p["s_axis_tlast"].SetBool(r.in, false)
-	return nil
 }
 
-// Drain runs until the frame sent last has its VERDICT event, its second
-// event (DROP, PLACE) or its exception frame (EXCEPTION), then four more
-// cycles, and returns what came out.
+// Drain runs until the frames queued are in and the last one has its
+// VERDICT event, its second event (DROP, PLACE) or its exception frame
+// (EXCEPTION), and returns what came out.
 func (r *RTL) Drain() (events []Event, excs [][]byte, tusers []int, err error) {
-	for n := 0; ; n++ {
+	for n := 0; ; n += batch {
 		if n > 200000 {
+			if r.src.Pending() > 0 {
+				return nil, nil, nil, fmt.Errorf("%w: s_axis_tready low, %d beats pending at cycle %d", ErrStuck, r.src.Pending(), r.Cycle())
+			}
 			return nil, nil, nil, fmt.Errorf("%w: no verdict after %d cycles", ErrStuck, n)
 		}
-		r.step()
-		if len(r.events) == 0 {
+		r.run(batch)
+		if r.src.Pending() > 0 || len(r.events) == 0 {
 			continue
 		}
 		done := true
@@ -175,9 +196,6 @@ func (r *RTL) Drain() (events []Event, excs [][]byte, tusers []int, err error) {
 			break
 		}
 	}
-	for k := 0; k < 4; k++ {
-		r.step()
-	}
 	events, excs, tusers = r.events, r.excs, r.tusers
 	r.events, r.excs, r.tusers = nil, nil, nil
 	return events, excs, tusers, nil
@@ -186,7 +204,8 @@ func (r *RTL) Drain() (events []Event, excs [][]byte, tusers []int, err error) {
 // Config writes a context through the configuration port.
 func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 	p := r.p
-	w := p["cfg_data"].Slice(r.in)
+	rec := r.in[:r.sim.InWords()]
+	w := p["cfg_data"].Slice(rec)
 	clear(w)
 	set := func(bit, width int, v uint64) {
 		for i := 0; i < width; i++ {
@@ -219,14 +238,14 @@ func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 		set(192+64*i, 32, uint64(rg.Start))
 		set(224+64*i, 32, uint64(rg.End))
 	}
-	p["cfg_index"].Set(r.in, uint64(fastpath.Index(t, Slots)))
-	p["cfg_valid"].SetBool(r.in, true)
-	defer p["cfg_valid"].SetBool(r.in, false)
+	p["cfg_index"].Set(rec, uint64(fastpath.Index(t, Slots)))
+	p["cfg_valid"].SetBool(rec, true)
+	defer p["cfg_valid"].SetBool(rec, false)
 	for n := 0; ; n++ {
 		if n > 1000 {
 			return fmt.Errorf("%w: cfg_ready low", ErrStuck)
 		}
-		r.step()
+		r.run(1)
 		if p["cfg_ready"].Bit(r.out) {
 			return nil
 		}
@@ -286,9 +305,7 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 		writes = writes[:0]
 		g.Receiver.Frame(f.Data)
 		res := sys.Frame(f.Data)
-		if err := r.Frame(f.Data); err != nil {
-			return rep, fmt.Errorf("frame %d: %w", i, err)
-		}
+		r.Frame(f.Data)
 		evs, excs, tusers, err := r.Drain()
 		if err != nil {
 			return rep, fmt.Errorf("frame %d: %w", i, err)
@@ -319,7 +336,7 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 			rep.FPDUs++
 		}
 	}
-	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats, time.Since(start)
+	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats(), time.Since(start)
 	return rep, nil
 }
 
