@@ -163,8 +163,40 @@ endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
 // Two copies: one read by the lookup, one by the verdict; both written.
-reg [383:0] ctx_lk [0:CONN_COUNT-1];
-reg [383:0] ctx_vd [0:CONN_COUNT-1];
+// Each keeps only the fields its reader uses: the lookup copy valid,
+// markers, CRC, SeqStart and the 4-tuple (131 bits); the verdict copy the
+// flags, rcv_nxt and the ranges (168 bits).
+localparam LK_W = 131;
+localparam VD_W = 168;
+/* verilator lint_off UNUSEDSIGNAL */
+function [LK_W-1:0] lk_pack(input [383:0] x);
+    lk_pack = {x[191:96], x[63:32], x[5:4], x[0]};
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+function [383:0] lk_unpack(input [LK_W-1:0] y);
+    begin
+        lk_unpack = 384'd0;
+        lk_unpack[0] = y[0];
+        lk_unpack[5:4] = y[2:1];
+        lk_unpack[63:32] = y[34:3];
+        lk_unpack[191:96] = y[130:35];
+    end
+endfunction
+/* verilator lint_off UNUSEDSIGNAL */
+function [VD_W-1:0] vd_pack(input [383:0] x);
+    vd_pack = {x[319:192], x[95:64], x[7:0]};
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+function [383:0] vd_unpack(input [VD_W-1:0] y);
+    begin
+        vd_unpack = 384'd0;
+        vd_unpack[7:0] = y[7:0];
+        vd_unpack[95:64] = y[39:8];
+        vd_unpack[319:192] = y[167:40];
+    end
+endfunction
+reg [LK_W-1:0] ctx_lk [0:CONN_COUNT-1];
+reg [VD_W-1:0] ctx_vd [0:CONN_COUNT-1];
 
 reg             ctx_we;
 reg [IDX_BITS-1:0] ctx_widx;
@@ -172,7 +204,7 @@ reg [383:0]     ctx_wdata;
 
 // lookup: at the beat that completes the 4-tuple
 wire [IDX_BITS-1:0] lk_idx = ctx_hash(src_ip_now, dst_ip_now, src_port_now, dst_port_now);
-reg [383:0] lk_q;
+reg [LK_W-1:0] lk_q;
 reg         lk_pend;
 reg [95:0]  lk_tuple;
 reg [IDX_BITS-1:0] lk_idx_q;
@@ -194,7 +226,7 @@ always @(posedge clk) begin
     if (rst)
         lk_pend <= 1'b0;
 end
-wire [383:0] lk_ent = lk_fwd_hit ? lk_fwd : lk_q;
+wire [383:0] lk_ent = lk_fwd_hit ? lk_fwd : lk_unpack(lk_q);
 wire lk_match = lk_ent[0] && lk_ent[191:96] == lk_tuple;
 
 // this frame's lookup result, for the frame record
@@ -313,7 +345,7 @@ assign info_pop = sum_valid;
 reg        v1;
 reg [INFO_W-1:0] v1_info;
 reg        v1_whole, v1_small, v1_grid, v1_checks, v1_first_marker, v1_any_l;
-reg [383:0] vd_q;
+reg [VD_W-1:0] vd_q;
 reg [IDX_BITS-1:0] v0_idx;
 wire [IDX_BITS-1:0] info_idx = info_head[61 +: IDX_BITS];
 always @(posedge clk) begin
@@ -344,7 +376,7 @@ wire        i_match = v1_info[60];
 wire [15:0] i_beats = v1_info[61+IDX_BITS +: 16];
 wire        i_over  = v1_info[77+IDX_BITS];
 
-wire [383:0] c = vd_fwd_hit ? vd_fwd : vd_q;
+wire [383:0] c = vd_fwd_hit ? vd_fwd : vd_unpack(vd_q);
 wire c_full = c[1], c_err = c[2], c_sw = c[3], c_m = c[4], c_c = c[5];
 wire c_r0 = c[6], c_r1 = c[7];
 wire [31:0] c_rcv = c[95:64];
@@ -488,9 +520,9 @@ end
 always @* cfg_we_lk = !(v1 && c_write) && cfg_valid;
 always @(posedge clk) begin
     if (ctx_we)
-        ctx_vd[ctx_widx] <= ctx_wdata;
+        ctx_vd[ctx_widx] <= vd_pack(ctx_wdata);
     if (cfg_we_lk)
-        ctx_lk[cfg_index[IDX_BITS-1:0]] <= cfg_data;
+        ctx_lk[cfg_index[IDX_BITS-1:0]] <= lk_pack(cfg_data);
 end
 
 // verdict queue: verdict, reason, drop code, idx, seq, end, plen, beats, advanced-to
