@@ -299,23 +299,7 @@ func (h *Half) Aligned() []mpa.Segment { return h.AlignedTo(h.EMSS) }
 // AlignedTo is Aligned with a given segment limit.
 func (h *Half) AlignedTo(limit int) []mpa.Segment {
 	from, to, fpdus := h.take()
-	var cuts []int
-	segStart := from
-	for _, f := range fpdus {
-		end := f.Off + f.Len
-		if end-segStart <= limit {
-			continue
-		}
-		if f.Off > segStart {
-			cuts = append(cuts, f.Off)
-			segStart = f.Off
-		}
-		for end-segStart > limit {
-			segStart += limit
-			cuts = append(cuts, segStart)
-		}
-	}
-	return h.cut(from, to, cuts, true)
+	return h.cut(from, to, mpa.AlignedCuts(fpdus, from, limit), true)
 }
 
 // OnePer puts each pending FPDU in its own segment.

@@ -75,23 +75,30 @@ func (s *Stream) CutAt(offs []int) []Segment {
 // as an MPA-aware sender does (RFC 5044 section 5.1). An FPDU longer than
 // emss (a ULPDU above MULPDU) is cut at emss boundaries.
 func (s *Stream) Aligned(emss int) []Segment {
+	return s.CutAt(AlignedCuts(s.FPDUs, 0, emss))
+}
+
+// AlignedCuts returns the cut points (stream offsets) that pack fpdus, which
+// follow one another from offset from on, whole into segments of at most
+// limit octets; an FPDU longer than limit is cut at limit boundaries.
+func AlignedCuts(fpdus []FPDURef, from, limit int) []int {
 	var cuts []int
-	segStart := 0
-	for _, f := range s.FPDUs {
+	segStart := from
+	for _, f := range fpdus {
 		end := f.Off + f.Len
-		if end-segStart <= emss {
+		if end-segStart <= limit {
 			continue
 		}
 		if f.Off > segStart {
 			cuts = append(cuts, f.Off)
 			segStart = f.Off
 		}
-		for end-segStart > emss {
-			segStart += emss
+		for end-segStart > limit {
+			segStart += limit
 			cuts = append(cuts, segStart)
 		}
 	}
-	return s.CutAt(cuts)
+	return cuts
 }
 
 // OnePerSegment puts every FPDU in a segment of its own.
