@@ -19,7 +19,7 @@
  * host write port of docs/design.md) is not built yet: such frames are
  * consumed with their VERDICT and ADVANCED / CONSUMED events.
  *
- * Latency: a frame's verdict is taken L_WALK + 5 cycles after its last
+ * Latency: a frame's verdict is taken L_WALK + 4 cycles after its last
  * beat is accepted (L_WALK from mpa_rx_walk); the egress starts it the cycle
  * after the verdict at the earliest.
  */
