@@ -1,0 +1,175 @@
+package cyclemodel
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// Fields are the header fields of a frame that the events carry
+// (docs/design.md section 4): the half connection, the sequence number and
+// payload length of the TCP segment. Defined is false when the frame has no
+// IPv4/TCP header to take them from (not IPv4/TCP, a fragment, lengths that
+// do not fit the frame): the events then leave them undefined.
+type Fields struct {
+	Defined bool
+	Tuple   wire.FourTuple
+	Seq     uint32
+	PayLen  int
+	PayOff  int // frame offset of the first payload octet
+}
+
+// ParseFields returns the event fields of frame b. They are taken from the
+// header positions even when a checksum is wrong (a checksum DROP still
+// names its segment).
+func ParseFields(b []byte) Fields {
+	var f Fields
+	if len(b) < 14 {
+		return f
+	}
+	off := 14
+	et := binary.BigEndian.Uint16(b[12:])
+	if et == wire.EtherTypeVLAN {
+		if len(b) < 18 {
+			return f
+		}
+		et = binary.BigEndian.Uint16(b[16:])
+		off = 18
+	}
+	if et != wire.EtherTypeIPv4 || len(b) < off+20 {
+		return f
+	}
+	ip := b[off:]
+	ihl := int(ip[0]&0x0f) * 4
+	total := int(binary.BigEndian.Uint16(ip[2:]))
+	if ip[0]>>4 != 4 || ihl < 20 || total < ihl || total > len(ip) || ip[9] != wire.ProtocolTCP ||
+		binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
+		return f
+	}
+	tcp := ip[ihl:total]
+	if len(tcp) < 20 {
+		return f
+	}
+	thl := int(tcp[12]>>4) * 4
+	if thl < 20 || thl > len(tcp) {
+		return f
+	}
+	copy(f.Tuple.SrcIP[:], ip[12:16])
+	copy(f.Tuple.DstIP[:], ip[16:20])
+	f.Tuple.SrcPort = binary.BigEndian.Uint16(tcp[0:])
+	f.Tuple.DstPort = binary.BigEndian.Uint16(tcp[2:])
+	f.Seq = binary.BigEndian.Uint32(tcp[4:])
+	f.PayOff = off + ihl + thl
+	f.PayLen = len(tcp) - thl
+	f.Defined = true
+	return f
+}
+
+// DropCode returns the DROP event's code for a frame that golden/wire
+// rejects with err (section 4: 1 malformed, 2 IPv4 checksum, 3 TCP
+// checksum; 0 is a bad FCS or a frame longer than the FIFO).
+func DropCode(err error) int {
+	switch {
+	case errors.Is(err, wire.ErrIPChecksum):
+		return 2
+	case errors.Is(err, wire.ErrTCPChecksum):
+		return 3
+	}
+	return 1
+}
+
+// WalkParams are the marker and CRC settings the FPDU walker applies to a
+// frame: the context's, or markers off when the frame has no context.
+type WalkParams struct {
+	Markers  bool
+	SeqStart uint32
+}
+
+// Records returns the number of FPDU records the walker makes for a frame
+// (rtl/mpa_rx_walk.v header): it walks the payload words the frame's beats
+// complete (word k holds frame octets 4k-2 .. 4k+1; a word reaching past
+// the last beat is not seen), records every FPDU whose ULPDU_Length word is
+// payload, and stops after the first ULPDU_Length under 14. beats is the
+// number of beats of width lanes octets the frame took.
+func Records(b []byte, fl Fields, p WalkParams, beats, lanes int) int {
+	if !fl.Defined || fl.PayLen == 0 {
+		return 0
+	}
+	// The payload starts at a word boundary of the word view: PayOff is
+	// 2 mod 4 (headers after Ethernet are multiples of 4 octets).
+	if (fl.PayOff+2)%4 != 0 {
+		return 0
+	}
+	npay := (fl.PayLen + 3) / 4
+	seen := (beats*lanes - 2 - fl.PayOff) / 4 // words with 4k+1 < beats*lanes
+	npay = min(npay, max(seen, 0))
+	pay := make([]byte, 4*npay)
+	for i := range pay {
+		if o := fl.PayOff + i; o < len(b) {
+			pay[i] = b[o]
+		}
+	}
+	h := mpa.Half{Markers: p.Markers, SeqStart: p.SeqStart}
+	if p.Markers {
+		// Off the word grid, markers are taken at the word that holds the
+		// marker position (as if SeqStart were on the payload's grid).
+		h.SeqStart += (fl.Seq - p.SeqStart) % 4
+	}
+	n := 0
+	for off := 0; off < len(pay); {
+		seq := fl.Seq + uint32(off)
+		wl, lseq := h.FPDUAt(seq, pay[off:])
+		if wl == 0 {
+			break
+		}
+		n++
+		lo := off + int(lseq-seq)
+		if int(binary.BigEndian.Uint16(pay[lo:])) < fastpath.MinULPDU {
+			break
+		}
+		off += wl
+	}
+	return n
+}
+
+// FPDU is one FPDU of a segment as the host write port sees it: the frame
+// offsets of its ULPDU octets (markers skipped), and its ULPDU.
+type FPDU struct {
+	LSeq  uint32 // sequence number of the ULPDU_Length field
+	ULPDU []byte
+	Pos   []int // Pos[i]: frame offset of ULPDU octet i
+}
+
+// FPDUs splits the payload of a whole-FPDU segment into its FPDUs (markers
+// stripped), with the frame position of every ULPDU octet.
+func FPDUs(b []byte, fl Fields, h mpa.Half) []FPDU {
+	pay := b[fl.PayOff : fl.PayOff+fl.PayLen]
+	var out []FPDU
+	for off := 0; off < len(pay); {
+		seq := fl.Seq + uint32(off)
+		wl, lseq := h.FPDUAt(seq, pay[off:])
+		if wl == 0 || off+wl > len(pay) {
+			break
+		}
+		// The FPDU's content octets, markers skipped.
+		var body []byte
+		var pos []int
+		for i := 0; i < wl; {
+			if h.IsMarker(seq + uint32(i)) {
+				i += mpa.MarkerLen
+				continue
+			}
+			body = append(body, pay[off+i])
+			pos = append(pos, fl.PayOff+off+i)
+			i++
+		}
+		ulen := int(binary.BigEndian.Uint16(body))
+		end := min(mpa.LengthFieldLen+ulen, len(body))
+		out = append(out, FPDU{LSeq: lseq, ULPDU: body[mpa.LengthFieldLen:end], Pos: pos[mpa.LengthFieldLen:end]})
+		off += wl
+	}
+	return out
+}

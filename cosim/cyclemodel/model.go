@@ -1,0 +1,635 @@
+// Package cyclemodel is the Go cycle model of mpa_rx, the flow-through
+// receiver: docs/design.md section 5 (the cycle-timing contract) on top of
+// golden/fastpath (the functional model of the hardware's per-frame
+// choices, its context table and its DDP tables). It knows the RTL only
+// through that document and its documented parameters (L_WALK, FIFO_DEPTH,
+// the 14-frame limit); cosim/rxlock steps it beside the RTL in
+// cosim.Lockstep.
+//
+// The model sees what the RTL sees: the s_axis beats offered, the ready
+// inputs of its three outputs and configuration writes. Its fastpath engine
+// and DDP placer are programmed only through the configuration port
+// (Step decodes cfg_* writes), so it follows software as the RTL does.
+//
+// Timing as modelled (section 5, with the readings chosen where the text
+// leaves a choice):
+//   - s_axis_tready in cycle c is computed from the state at the start of
+//     c: fewer than 14 frames whose last beat was accepted before c and
+//     whose egress had not ended before c, and fewer than FIFO_DEPTH beats
+//     stored (a beat read in E2 in cycle c frees its place from c+1);
+//   - the verdict of a frame whose last beat is accepted in cycle a is
+//     taken in cycle a + L_WALK + 4, seeing configuration writes accepted
+//     before that cycle;
+//   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
+//     the ready input is high.
+package cyclemodel
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"reflect"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// Documented parameters.
+const (
+	// MaxInflight is the number of frames between their last beat and the
+	// end of their egress at which s_axis_tready goes low.
+	MaxInflight = 14
+	// DefaultFIFODepth is mpa_rx's default FIFO_DEPTH in beats.
+	DefaultFIFODepth = 2048
+)
+
+// LWalk returns L_WALK, the walker's latency, at a data width: 15, 16, 17,
+// 18 at 64, 128, 256, 512 bits.
+func LWalk(dataWidth int) int { return 7 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
+
+// Config holds the parameters of the modelled receiver.
+type Config struct {
+	DataWidth  int    // 64, 128, 256 or 512
+	ConnCount  int    // CONN_COUNT
+	FIFODepth  int    // FIFO_DEPTH in beats (0: DefaultFIFODepth)
+	Window     uint32 // receive window (0: rx.DefaultWindow)
+	DDPVersion uint8  // the DDP version the placer accepts
+}
+
+// In is one cycle's inputs.
+type In struct {
+	Valid     bool   // s_axis_tvalid
+	Data      []byte // s_axis_tdata, DataWidth/8 lanes
+	Keep      uint64 // s_axis_tkeep
+	Last      bool   // s_axis_tlast
+	User      bool   // s_axis_tuser
+	EvtReady  bool   // m_evt_tready
+	ExcReady  bool   // m_exc_axis_tready
+	HostReady bool   // m_host_ready
+	CfgValid  bool
+	CfgOp     int
+	CfgIndex  int
+	CfgData   CfgData
+}
+
+// Out is one cycle's outputs. EvtMask marks the bits of Evt that the
+// contract defines in this cycle (the header fields of a frame that has
+// none are not); the other outputs are defined when their valid is high,
+// HostData on the lanes of HostStrb.
+type Out struct {
+	Ready     bool // s_axis_tready
+	EvtValid  bool
+	Evt       Word
+	EvtMask   Word
+	ExcValid  bool
+	ExcData   []byte
+	ExcKeep   uint64
+	ExcLast   bool
+	ExcUser   int
+	HostValid bool
+	HostAddr  uint64
+	HostData  []byte
+	HostStrb  uint64
+	CfgReady  bool
+}
+
+// e1Step is one E1 step: an event (waits on m_evt_tready) or a silent
+// cycle (a record of a frame that is not PLACE, or a DDP lookup).
+type e1Step struct {
+	event bool
+	evt   Word
+	mask  Word
+	rq    bool // a receive-queue update (DELIVERED of an untagged message)
+}
+
+// e2Step is one E2 step: read a beat (and free it), and send it on
+// m_exc_axis or write to the host.
+type e2Step struct {
+	read  bool
+	exc   bool
+	beat  int
+	write *HostWrite
+}
+
+// Frame is the model's record of one frame, kept for reports and tests.
+type Frame struct {
+	Seq      int    // frame number in arrival order
+	Last     uint64 // cycle its last beat was accepted
+	Verdict  uint64 // cycle of its verdict
+	E1Start  uint64
+	E1End    uint64
+	E2Start  uint64
+	E2End    uint64
+	Result   fastpath.Result
+	Fields   Fields
+	Records  int // walker records (E1 record cycles)
+	Writes   int // host writes
+	Oversize bool
+	FCSBad   bool
+
+	data     []byte // every lane of every beat
+	size     int    // frame octets
+	beats    int    // beats received
+	stored   int    // beats in the FIFO
+	keepLast uint64
+	walk     WalkParams
+	slot     int
+
+	decided bool
+	e1      []e1Step
+	e2      []e2Step
+	e1Done  bool
+	e2Begun bool
+}
+
+// Model is the cycle model. Use New; drive it with Step once per cycle
+// after reset.
+type Model struct {
+	cfg   Config
+	lanes int
+	lwalk int
+
+	cycle    uint64
+	engine   *fastpath.Engine
+	placer   *ddp.Placer
+	mem      *ddp.Memory
+	slots    []Entry
+	stags    map[int]STagEntry
+	cur      *Frame // frame being received
+	occ      int    // beats in the FIFO
+	inflight int
+	frames   []*Frame // last beat accepted, egress not ended, in order
+	nframes  int
+
+	posted       map[[2]uint32]uint32 // receive buffers posted per stream and QN
+	e1, e2       *Frame
+	e1Pos, e2Pos int
+	writeCtx     bool // the verdict of this cycle writes a context
+
+	// Done receives every frame when its egress ends (optional).
+	Done func(*Frame)
+	// Err is the first situation the model does not cover (a configuration
+	// write racing a frame in a way section 5 leaves open), or an
+	// inconsistency between the model's parts.
+	Err error
+}
+
+// New returns a model in its reset state.
+func New(cfg Config) *Model {
+	if cfg.FIFODepth == 0 {
+		cfg.FIFODepth = DefaultFIFODepth
+	}
+	if cfg.Window == 0 {
+		cfg.Window = rx.DefaultWindow
+	}
+	mem := ddp.NewMemory()
+	pl := ddp.NewPlacer(mem)
+	pl.Version = cfg.DDPVersion
+	return &Model{
+		cfg:    cfg,
+		lanes:  cfg.DataWidth / 8,
+		lwalk:  LWalk(cfg.DataWidth),
+		engine: fastpath.New(pl, cfg.Window),
+		placer: pl,
+		mem:    mem,
+		slots:  make([]Entry, cfg.ConnCount),
+		stags:  map[int]STagEntry{},
+	}
+}
+
+// Cycle returns the number of cycles stepped.
+func (m *Model) Cycle() uint64 { return m.cycle }
+
+// Memory returns the memory the model's placer writes (the functional
+// result of its host writes).
+func (m *Model) Memory() *ddp.Memory { return m.mem }
+
+// Inflight returns the frames between their last beat and the end of
+// their egress.
+func (m *Model) Inflight() int { return m.inflight }
+
+func (m *Model) fail(format string, args ...any) {
+	if m.Err == nil {
+		m.Err = fmt.Errorf("cyclemodel: cycle %d: %s", m.cycle, fmt.Sprintf(format, args...))
+	}
+}
+
+// Step computes the outputs of one cycle from the state and the inputs,
+// then takes the clock edge.
+func (m *Model) Step(in In) Out {
+	var out Out
+	c := m.cycle
+
+	// Verdicts of this cycle (they see configuration writes made before).
+	m.writeCtx = false
+	for _, f := range m.frames {
+		if !f.decided && f.Verdict == c {
+			m.decide(f)
+		}
+	}
+
+	// Ingress.
+	out.Ready = m.inflight < MaxInflight && (m.occ < m.cfg.FIFODepth || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+
+	// E1.
+	if m.e1 == nil {
+		for _, f := range m.frames {
+			if f.e1Done {
+				continue
+			}
+			if f.decided && c >= f.Verdict+2 {
+				m.e1, m.e1Pos = f, 0
+				f.E1Start = c
+			}
+			break
+		}
+	}
+	var e1Adv, rqUpdate bool
+	if f := m.e1; f != nil {
+		st := f.e1[m.e1Pos]
+		if st.event {
+			out.EvtValid, out.Evt, out.EvtMask = true, st.evt, st.mask
+			e1Adv = in.EvtReady
+			rqUpdate = st.rq && in.EvtReady
+		} else {
+			e1Adv = true
+		}
+	}
+
+	// E2.
+	if m.e2 == nil {
+		for _, f := range m.frames {
+			if f.e2Begun {
+				continue
+			}
+			if f.e1Done {
+				m.e2, m.e2Pos = f, 0
+				f.e2Begun, f.E2Start = true, c
+			}
+			break
+		}
+	}
+	var e2Adv bool
+	if f := m.e2; f != nil {
+		st := f.e2[m.e2Pos]
+		switch {
+		case st.exc:
+			out.ExcValid = true
+			out.ExcData = f.data[st.beat*m.lanes : (st.beat+1)*m.lanes]
+			out.ExcKeep = m.allKeep()
+			if st.beat == f.stored-1 {
+				out.ExcLast, out.ExcKeep = true, f.keepLast
+			}
+			out.ExcUser = int(f.Result.Reason)
+			e2Adv = in.ExcReady
+		case st.write != nil:
+			out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, st.write.Addr, st.write.Data, st.write.Strb
+			e2Adv = in.HostReady
+		default:
+			e2Adv = true
+		}
+	}
+
+	out.CfgReady = !m.writeCtx && !rqUpdate
+
+	// Clock edge.
+	if in.Valid && out.Ready {
+		m.accept(in)
+	}
+	if in.CfgValid && out.CfgReady {
+		m.config(in)
+	}
+	if f := m.e1; f != nil && e1Adv {
+		m.e1Pos++
+		if m.e1Pos == len(f.e1) {
+			f.e1Done, f.E1End, m.e1 = true, c, nil
+		}
+	}
+	if f := m.e2; f != nil && e2Adv {
+		if f.e2[m.e2Pos].read {
+			m.occ--
+		}
+		m.e2Pos++
+		if m.e2Pos == len(f.e2) {
+			f.E2End, m.e2 = c, nil
+			m.inflight--
+			m.frames = m.frames[1:]
+			if m.Done != nil {
+				m.Done(f)
+			}
+		}
+	}
+	m.cycle++
+	return out
+}
+
+func (m *Model) allKeep() uint64 {
+	if m.lanes >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<m.lanes - 1
+}
+
+// accept takes an s_axis beat.
+func (m *Model) accept(in In) {
+	f := m.cur
+	if f == nil {
+		f = &Frame{Seq: m.nframes}
+		m.nframes++
+		m.cur = f
+	}
+	data := make([]byte, m.lanes)
+	copy(data, in.Data)
+	f.data = append(f.data, data...)
+	f.beats++
+	if f.stored < m.cfg.FIFODepth {
+		f.stored++
+		m.occ++
+	} else {
+		f.Oversize = true
+	}
+	if !in.Last {
+		f.size += m.lanes
+		return
+	}
+	f.size += bits.OnesCount64(in.Keep)
+	f.keepLast = in.Keep
+	f.FCSBad = in.User
+	f.Last = m.cycle
+	f.Verdict = m.cycle + uint64(m.lwalk) + 4
+	// The context lookup (walker parameters); a context write between
+	// here and the verdict is checked in config.
+	f.Fields = ParseFields(f.data[:f.size])
+	if f.Fields.Defined {
+		f.slot = fastpath.Index(f.Fields.Tuple, m.cfg.ConnCount)
+		if e := m.slots[f.slot]; e.Valid && e.Tuple == f.Fields.Tuple {
+			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
+		}
+	}
+	m.frames = append(m.frames, f)
+	m.inflight++
+	m.cur = nil
+}
+
+// config applies a configuration write (it takes effect in the next cycle).
+func (m *Model) config(in In) {
+	for _, f := range m.frames {
+		switch {
+		case in.CfgOp == OpContext && !f.decided && f.Fields.Defined && f.slot == in.CfgIndex%m.cfg.ConnCount:
+			m.fail("context write to slot %d between frame %d's lookup and verdict (not modelled)", in.CfgIndex, f.Seq)
+		case in.CfgOp != OpContext && f.decided && !f.e1Done:
+			m.fail("DDP table write (op %d) between frame %d's verdict and the end of its E1 (not modelled)", in.CfgOp, f.Seq)
+		}
+	}
+	switch in.CfgOp {
+	case OpContext:
+		m.configContext(in.CfgIndex, in.CfgData)
+	case OpSTag:
+		m.configSTag(in.CfgIndex, DecodeSTag(in.CfgData))
+	case OpPost:
+		m.configPost(in.CfgIndex, DecodeRecv(in.CfgData))
+	case OpMSN:
+		m.configMSN(in.CfgIndex, DecodeRecv(in.CfgData))
+	default:
+		m.fail("cfg_op %d", in.CfgOp)
+	}
+}
+
+func (m *Model) configContext(index int, d CfgData) {
+	if index >= len(m.slots) {
+		m.fail("context write to slot %d of %d", index, len(m.slots))
+		return
+	}
+	e := DecodeContext(d)
+	m.slots[index] = e
+	if e.Valid {
+		m.engine.SetContext(e.Tuple, e.Ctx)
+	}
+}
+
+func (m *Model) configSTag(index int, e STagEntry) {
+	if old, ok := m.stags[index]; ok && old.Valid {
+		m.placer.InvalidateSTag(old.STag)
+	}
+	m.stags[index] = e
+	if !e.Valid {
+		return
+	}
+	m.placer.InvalidateSTag(e.STag)
+	if err := m.placer.RegisterSTag(e.STag, e.Stream, e.Base, e.Length); err != nil {
+		m.fail("STag write: %v", err)
+	}
+}
+
+func (m *Model) configPost(index int, e RecvEntry) {
+	if !e.Valid {
+		return
+	}
+	// The placer's queues take MSNs in posting order from 1.
+	if want := m.nextMSN(e.Stream, e.QN); e.MSN != want {
+		m.fail("post of MSN %d on QN %d of stream %d, next is %d (not modelled)", e.MSN, e.QN, e.Stream, want)
+		return
+	}
+	if err := m.placer.PostRecv(e.Stream, e.QN, e.Base, uint64(e.Length)); err != nil {
+		m.fail("post: %v", err)
+	}
+	m.posted[[2]uint32{uint32(e.Stream), e.QN}]++
+}
+
+func (m *Model) nextMSN(s ddp.StreamID, qn uint32) uint32 {
+	if m.posted == nil {
+		m.posted = map[[2]uint32]uint32{}
+	}
+	return 1 + m.posted[[2]uint32{uint32(s), qn}]
+}
+
+func (m *Model) configMSN(index int, e RecvEntry) {
+	if index >= len(m.slots) || !m.slots[index].Valid {
+		m.fail("current MSN of slot %d without a context", index)
+		return
+	}
+	st := m.slots[index].Ctx.Stream
+	cur := m.placer.CurrentMSN(st, e.QN)
+	switch e.MSN {
+	case cur:
+	case cur + 1:
+		// Software delivered the current message itself.
+		h := ddp.Header{Last: true, QN: e.QN, MSN: cur}
+		if _, err := m.placer.Deliver(st, h); err != nil {
+			m.fail("current MSN: %v", err)
+		}
+	default:
+		m.fail("current MSN %d on QN %d, placer at %d (not modelled)", e.MSN, e.QN, cur)
+	}
+}
+
+// decide takes the verdict of a frame and builds its E1 and E2 steps.
+func (m *Model) decide(f *Frame) {
+	f.decided = true
+	b := f.data[:f.size]
+	fl := f.Fields
+	var res fastpath.Result
+	var logFrom int
+	switch {
+	case f.FCSBad || f.Oversize:
+		res = fastpath.Result{Verdict: fastpath.Drop, Half: fl.Tuple}
+	default:
+		_, perr := wire.Parse(b)
+		e := m.slots[f.slot]
+		hit := fl.Defined && e.Valid && e.Tuple == fl.Tuple
+		if perr == nil && !hit {
+			res = fastpath.Result{Verdict: fastpath.Exception, Reason: fastpath.NoConn, Half: fl.Tuple}
+			break
+		}
+		var before fastpath.Context
+		if hit {
+			before, _ = m.engine.Context(fl.Tuple)
+		}
+		logFrom = len(m.mem.Log())
+		res = m.engine.Frame(b)
+		if hit {
+			after, _ := m.engine.Context(fl.Tuple)
+			if !reflect.DeepEqual(before, after) {
+				m.writeCtx = true
+				e.Ctx = after
+				m.slots[f.slot] = e
+			}
+		}
+	}
+	f.Result = res
+
+	idx := 0
+	mask := HeaderMask
+	if fl.Defined {
+		idx, mask = f.slot, FullMask
+	}
+	end := fl.Seq + uint32(fl.PayLen)
+	hdr := Event{Index: idx, Seq: fl.Seq, End: end, Len: fl.PayLen}
+	add := func(e Event, mk Word) { f.e1 = append(f.e1, e1Step{event: true, evt: e.Encode(), mask: mk}) }
+	v := hdr
+	v.Kind = EvVerdict
+	switch res.Verdict {
+	case fastpath.Place:
+		v.Verdict = VPlace
+	case fastpath.Exception:
+		v.Verdict, v.Reason = VException, int(res.Reason)
+	case fastpath.Drop:
+		v.Verdict = VDrop
+	case fastpath.Ignore:
+		v.Verdict = VIgnore
+	}
+	add(v, mask)
+
+	switch res.Verdict {
+	case fastpath.Drop:
+		d := hdr
+		d.Kind = EvDrop
+		if !f.FCSBad && !f.Oversize {
+			_, err := wire.Parse(b)
+			d.Verdict = DropCode(err)
+		}
+		add(d, mask)
+	case fastpath.Place:
+		m.placeSteps(f, res, hdr, logFrom)
+		return
+	}
+	for i := 0; i < Records(f.data, fl, f.walk, f.beats, m.lanes); i++ {
+		f.e1 = append(f.e1, e1Step{})
+		f.Records++
+	}
+	for bt := 0; bt < f.stored; bt++ {
+		f.e2 = append(f.e2, e2Step{read: true, exc: res.Verdict == fastpath.Exception, beat: bt})
+	}
+}
+
+// placeSteps builds the E1 and E2 steps of a PLACE frame.
+func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int) {
+	ctx, _ := m.engine.Context(f.Fields.Tuple)
+	fpdus := FPDUs(f.data[:f.size], f.Fields, ctx.Params)
+	var second Event
+	var recs [][]fastpath.Event
+	for _, e := range res.Events {
+		switch e.Kind {
+		case fastpath.Advanced, fastpath.Consumed:
+			second = hdr
+			second.Kind, second.End = EvAdvanced, e.End
+			if e.Kind == fastpath.Consumed {
+				second.Kind = EvConsumed
+			}
+		case fastpath.Placed, fastpath.DDPError:
+			recs = append(recs, []fastpath.Event{e})
+		case fastpath.Delivered:
+			if len(recs) == 0 {
+				m.fail("frame %d: DELIVERED before any PLACED", f.Seq)
+				return
+			}
+			recs[len(recs)-1] = append(recs[len(recs)-1], e)
+		}
+	}
+	f.e1 = append(f.e1, e1Step{event: true, evt: second.Encode(), mask: FullMask})
+	if len(recs) != len(fpdus) {
+		m.fail("frame %d: %d FPDUs in the frame, fastpath reports %d", f.Seq, len(fpdus), len(recs))
+		return
+	}
+	log := m.mem.Log()[logFrom:]
+	var ps []Placement
+	for i, evs := range recs {
+		fp := fpdus[i]
+		e0 := evs[0]
+		if e0.Seq != fp.LSeq || e0.Len != len(fp.ULPDU) {
+			m.fail("frame %d FPDU %d: fastpath seq %d len %d, frame %d len %d", f.Seq, i, e0.Seq, e0.Len, fp.LSeq, len(fp.ULPDU))
+			return
+		}
+		u := fp.ULPDU
+		ev := Event{Kind: EvPlaced, Index: hdr.Index, Seq: fp.LSeq, Len: len(u), Ctrl: u[0]}
+		tagged := u[0]&0x80 != 0
+		if tagged {
+			ev.End = uint32(u[2])<<24 | uint32(u[3])<<16 | uint32(u[4])<<8 | uint32(u[5])
+		} else {
+			ev.End = uint32(u[10])<<24 | uint32(u[11])<<16 | uint32(u[12])<<8 | uint32(u[13])
+			ev.QN = int(u[9] & 3)
+		}
+		f.e1 = append(f.e1, e1Step{}) // the lookup
+		if e0.Kind == fastpath.DDPError {
+			ev.Kind = EvDDPError
+			var de *ddp.Error
+			if errors.As(e0.Err, &de) {
+				ev.DDPKind = int(de.Kind)
+			}
+		} else {
+			if len(log) == 0 {
+				m.fail("frame %d FPDU %d: placed without a memory log entry", f.Seq, i)
+				return
+			}
+			w := log[0]
+			log = log[1:]
+			hl := ddp.UntaggedHeaderLen
+			if tagged {
+				hl = ddp.TaggedHeaderLen
+			}
+			if len(w.Data) != len(u)-hl {
+				m.fail("frame %d FPDU %d: placed %d octets, payload %d", f.Seq, i, len(w.Data), len(u)-hl)
+				return
+			}
+			ps = append(ps, Placement{Addr: w.Addr, Data: w.Data, Pos: fp.Pos[hl:]})
+		}
+		f.e1 = append(f.e1, e1Step{event: true, evt: ev.Encode(), mask: FullMask})
+		if len(evs) > 1 {
+			d := ev
+			d.Kind = EvDelivered
+			f.e1 = append(f.e1, e1Step{event: true, evt: d.Encode(), mask: FullMask, rq: !tagged})
+		}
+		f.Records++
+	}
+	for _, st := range PlanWrites(f.stored, m.lanes, ps) {
+		f.e2 = append(f.e2, e2Step{read: st.Read, beat: st.Beat, write: st.Write})
+		if st.Write != nil {
+			f.Writes++
+		}
+	}
+}
+
+// Idle reports that no frame is being received or in flight.
+func (m *Model) Idle() bool { return m.cur == nil && len(m.frames) == 0 }
