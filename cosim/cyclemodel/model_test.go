@@ -1,0 +1,328 @@
+package cyclemodel
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mparx/mparx/vecgen/vector"
+)
+
+// arp returns an n-octet frame that is not IPv4 (EtherType ARP): an
+// exception with reason NOT_TCP and no walker records.
+func arp(n int, tag byte) []byte {
+	b := make([]byte, n)
+	b[12], b[13] = 0x08, 0x06
+	for i := 14; i < n; i++ {
+		b[i] = tag + byte(i)
+	}
+	return b
+}
+
+// cycleLog drives a model from Go and keeps every cycle's inputs and
+// outputs.
+type cycleLog struct {
+	t     *testing.T
+	m     *Model
+	queue []Beat
+	gap   int
+	ready func(c uint64) (evt, exc, host bool)
+	ins   []In
+	outs  []Out
+	acc   []uint64 // cycles of accepted last beats
+}
+
+func newLog(t *testing.T, cfg Config) *cycleLog {
+	return &cycleLog{t: t, m: New(cfg), ready: func(uint64) (bool, bool, bool) { return true, true, true }}
+}
+
+func (l *cycleLog) push(frame []byte, gap int) {
+	bs := Beats(frame, l.m.lanes, gap, false)
+	if len(l.queue) == 0 {
+		l.gap = gap
+	}
+	l.queue = append(l.queue, bs...)
+}
+
+func (l *cycleLog) run(n int) {
+	for i := 0; i < n; i++ {
+		var in In
+		c := l.m.Cycle()
+		in.EvtReady, in.ExcReady, in.HostReady = l.ready(c)
+		present := len(l.queue) > 0 && l.gap == 0
+		if present {
+			bt := l.queue[0]
+			in.Valid, in.Data, in.Keep, in.Last = true, bt.Data, bt.Keep, bt.Last
+		} else if l.gap > 0 {
+			l.gap--
+		}
+		out := l.m.Step(in)
+		if present && out.Ready {
+			if l.queue[0].Last {
+				l.acc = append(l.acc, c)
+			}
+			l.queue = l.queue[1:]
+			if len(l.queue) > 0 {
+				l.gap = l.queue[0].Gap
+			}
+		}
+		l.ins = append(l.ins, in)
+		l.outs = append(l.outs, out)
+		require.NoError(l.t, l.m.Err)
+	}
+}
+
+// A lone frame: VERDICT two cycles after the verdict (last beat + L_WALK
+// + 4), its beats on m_exc_axis from the next cycle, one per cycle;
+// s_axis_tready never drops.
+func TestLoneFrameTiming(t *testing.T) {
+	for _, width := range []int{64, 128, 256, 512} {
+		l := newLog(t, Config{DataWidth: width, ConnCount: 16})
+		f := arp(100, 1)
+		l.push(f, 3)
+		l.run(80)
+		require.Len(t, l.acc, 1)
+		a := l.acc[0]
+		v := a + uint64(LWalk(width)) + 4
+		var evts, excs []uint64
+		var got []byte
+		for c, o := range l.outs {
+			assert.True(t, o.Ready, "w%d cycle %d: tready", width, c)
+			if o.EvtValid {
+				evts = append(evts, uint64(c))
+				e := Decode(o.Evt)
+				assert.Equal(t, EvVerdict, e.Kind)
+				assert.Equal(t, VException, e.Verdict)
+				assert.Equal(t, 1, e.Reason)
+				assert.Equal(t, HeaderMask, o.EvtMask)
+			}
+			if o.ExcValid {
+				excs = append(excs, uint64(c))
+				for i := 0; i < width/8; i++ {
+					if o.ExcKeep>>i&1 != 0 {
+						got = append(got, o.ExcData[i])
+					}
+				}
+				assert.Equal(t, 1, o.ExcUser)
+			}
+		}
+		beats := (len(f) + width/8 - 1) / (width / 8)
+		require.Equal(t, []uint64{v + 2}, evts, "w%d", width)
+		require.Len(t, excs, beats)
+		for i, c := range excs {
+			assert.Equal(t, v+3+uint64(i), c, "w%d beat %d", width, i)
+		}
+		assert.Equal(t, f, got)
+		assert.True(t, l.outs[excs[len(excs)-1]].ExcLast)
+	}
+}
+
+// With m_evt_tready low, egress stops at the first VERDICT and the input
+// takes exactly 14 frames; when it rises, everything drains in order.
+func TestInflightLimit(t *testing.T) {
+	l := newLog(t, Config{DataWidth: 64, ConnCount: 16})
+	stall := true
+	l.ready = func(uint64) (bool, bool, bool) { return !stall, true, true }
+	for i := 0; i < 20; i++ {
+		l.push(arp(64, byte(i)), 0)
+	}
+	l.run(400)
+	require.Len(t, l.acc, MaxInflight)
+	assert.Equal(t, MaxInflight, l.m.Inflight())
+	// tready low from the cycle after the 14th last beat.
+	for c := l.acc[MaxInflight-1] + 1; c < 400; c++ {
+		require.False(t, l.outs[c].Ready, "cycle %d", c)
+	}
+	stall = false
+	l.run(1000)
+	assert.Len(t, l.acc, 20)
+	assert.True(t, l.m.Idle())
+	var frames int
+	for _, o := range l.outs {
+		if o.ExcValid && o.ExcLast {
+			frames++
+		}
+	}
+	assert.Equal(t, 20, frames)
+}
+
+// The frame FIFO: with m_exc_axis stalled the input stops when the FIFO
+// holds FIFO_DEPTH beats; a frame longer than the whole FIFO is taken
+// entirely and dropped (DROP code 0), its stored beats freed.
+func TestFIFODepth(t *testing.T) {
+	l := newLog(t, Config{DataWidth: 64, ConnCount: 16, FIFODepth: 32})
+	stall := true
+	l.ready = func(uint64) (bool, bool, bool) { return true, !stall, true }
+	for i := 0; i < 5; i++ {
+		l.push(arp(80, byte(i)), 0) // 10 beats each
+	}
+	l.run(300)
+	require.Len(t, l.acc, 3)
+	assert.Equal(t, 32, l.m.occ)
+	assert.False(t, l.outs[299].Ready)
+	stall = false
+	l.run(300)
+	require.Len(t, l.acc, 5)
+	require.True(t, l.m.Idle())
+
+	l = newLog(t, Config{DataWidth: 64, ConnCount: 16, FIFODepth: 32})
+	l.push(arp(50*8, 9), 0)
+	l.push(arp(64, 10), 0)
+	l.run(300)
+	require.Len(t, l.acc, 2)
+	require.True(t, l.m.Idle())
+	var evs []Event
+	var exc int
+	for c, o := range l.outs {
+		if o.EvtValid && l.ins[c].EvtReady {
+			evs = append(evs, Decode(o.Evt))
+		}
+		if o.ExcValid {
+			exc++
+		}
+	}
+	require.Len(t, evs, 3)
+	assert.Equal(t, EvVerdict, evs[0].Kind)
+	assert.Equal(t, VDrop, evs[0].Verdict)
+	assert.Equal(t, EvDrop, evs[1].Kind)
+	assert.Equal(t, 0, evs[1].Verdict)
+	assert.Equal(t, VException, evs[2].Verdict)
+	assert.Equal(t, 8, exc, "only the second frame goes to software")
+}
+
+// E1 of the next frame runs while E2 of the previous one is stalled on
+// m_exc_axis_tready, and E2 takes frames in order.
+func TestE1E2Overlap(t *testing.T) {
+	l := newLog(t, Config{DataWidth: 64, ConnCount: 16})
+	l.ready = func(c uint64) (bool, bool, bool) { return true, c >= 200, true }
+	l.push(arp(64, 1), 0)
+	l.push(arp(64, 2), 0)
+	l.run(400)
+	var evts []uint64
+	var firstExc uint64
+	for c, o := range l.outs {
+		if o.EvtValid {
+			evts = append(evts, uint64(c))
+		}
+		if o.ExcValid && firstExc == 0 {
+			firstExc = uint64(c)
+		}
+	}
+	require.Len(t, evts, 2)
+	v2 := l.acc[1] + uint64(LWalk(64)) + 4
+	assert.Equal(t, v2+2, evts[1], "second VERDICT while the first frame's E2 waits")
+	assert.Less(t, evts[1], uint64(200))
+	assert.True(t, l.m.Idle())
+	// The frames leave m_exc_axis in order: octet 14 of frame i is i+14.
+	var frames [][]byte
+	var cur []byte
+	for c, o := range l.outs {
+		if o.ExcValid && l.ins[c].ExcReady {
+			cur = append(cur, o.ExcData...)
+			if o.ExcLast {
+				frames = append(frames, cur)
+				cur = nil
+			}
+		}
+	}
+	require.Len(t, frames, 2)
+	assert.Equal(t, byte(1+14), frames[0][14])
+	assert.Equal(t, byte(2+14), frames[1][14])
+}
+
+// The write rule of section 5.4 on hand-made placements.
+func TestPlanWrites(t *testing.T) {
+	seq := func(from, n int) []int {
+		p := make([]int, n)
+		for i := range p {
+			p[i] = from + i
+		}
+		return p
+	}
+	data := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i + 1)
+		}
+		return b
+	}
+	type step struct {
+		read  bool
+		beat  int
+		addr  uint64
+		strb  uint64
+		write bool
+	}
+	tests := []struct {
+		name  string
+		lanes int
+		beats int
+		ps    []Placement
+		want  []step
+	}{
+		{"no placement: one cycle per beat", 8, 3, nil,
+			[]step{{read: true, beat: 0}, {read: true, beat: 1}, {read: true, beat: 2}}},
+		{"aligned word ends in its beat", 8, 2, []Placement{{Addr: 0x100, Data: data(8), Pos: seq(4, 8)}},
+			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x100, strb: 0xff}}},
+		{"crosses a word boundary inside its last beat: extra cycle", 8, 2,
+			[]Placement{{Addr: 0x106, Data: data(4), Pos: seq(8, 4)}},
+			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x100, strb: 0xc0},
+				{beat: 1, write: true, addr: 0x108, strb: 0x03}}},
+		{"long payload: one write per host word, in the beat of its last octet", 8, 4,
+			[]Placement{{Addr: 0x203, Data: data(16), Pos: seq(10, 16)}},
+			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x200, strb: 0xf8},
+				{read: true, beat: 2, write: true, addr: 0x208, strb: 0xff},
+				{read: true, beat: 3, write: true, addr: 0x210, strb: 0x07}}},
+		{"markers inside the payload: positions skip them", 8, 3,
+			[]Placement{{Addr: 0x300, Data: data(8), Pos: append(seq(2, 4), seq(10, 4)...)}},
+			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x300, strb: 0xff}, {read: true, beat: 2}}},
+		{"two placements in one beat (wide): one cycle each, never merged", 32, 2,
+			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(26, 4)}},
+			[]step{{beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0, write: true, addr: 0x400, strb: 0xf0},
+				{read: true, beat: 1}}},
+		{"empty payload writes nothing", 8, 1, []Placement{{Addr: 0x500}},
+			[]step{{read: true, beat: 0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []step
+			for _, s := range PlanWrites(tc.beats, tc.lanes, tc.ps) {
+				g := step{read: s.Read, beat: s.Beat}
+				if s.Write != nil {
+					g.write, g.addr, g.strb = true, s.Write.Addr, s.Write.Strb
+				}
+				got = append(got, g)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// Configuration words round trip.
+func TestConfigEncoding(t *testing.T) {
+	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
+	require.NoError(t, err)
+	specs, err := v.Setup.ConnSpecs()
+	require.NoError(t, err)
+	s := STagEntry{Valid: true, STag: 0x12345678, Stream: 7, Base: 0xdead_beef_0000, Length: 1 << 40}
+	assert.Equal(t, s, DecodeSTag(EncodeSTag(s)))
+	r := RecvEntry{QN: 2, Valid: true, MSN: 0x80000001, Stream: 0xabc, Base: 0x1_0000_0000, Length: 4096}
+	assert.Equal(t, r, DecodeRecv(EncodeRecv(r)))
+	e := DecodeContext(EncodeContext(specs[0].Tuple, Entry{}.Ctx))
+	assert.Equal(t, specs[0].Tuple, e.Tuple)
+	assert.True(t, e.Valid)
+}
+
+// Events round trip through their 128-bit encoding.
+func TestEventEncoding(t *testing.T) {
+	for _, e := range []Event{
+		{Kind: EvVerdict, Index: 0x3ff, Seq: 0xfedcba98, End: 0x01234567, Len: 1460, Verdict: VException, Reason: 9},
+		{Kind: EvDrop, Index: 5, Seq: 1, End: 2, Len: 3, Verdict: 3},
+		{Kind: EvPlaced, Index: 1, Seq: 0x80000000, End: 0xcafe0001, Len: 65535, Ctrl: 0xc1},
+		{Kind: EvDDPError, Index: 2, Seq: 7, End: 9, Len: 20, Ctrl: 0x41, DDPKind: 12, QN: 3},
+	} {
+		assert.Equal(t, e, Decode(e.Encode()), "%v", e)
+	}
+}
