@@ -1,0 +1,451 @@
+// Package rxlock runs rtl/mpa_rx.v and the Go cycle model of its
+// cycle-timing contract (cosim/cyclemodel, docs/design.md section 5) in
+// cosim.Lockstep on conformance vectors: frames back to back with random
+// idle cycles, random backpressure on m_evt, m_exc_axis and m_host, every
+// output compared every cycle. Software is played by golden/fastpath's
+// System; its configuration writes go to the RTL's and the model's cfg
+// port. The bench (cyclemodel.Bench) checks what the RTL sent against the
+// functional model and the union of hardware and software against the
+// golden receiver.
+//
+// Compared exactly every cycle: s_axis_tready, m_evt_tvalid,
+// m_exc_axis_tvalid, m_host_valid, cfg_ready. When their valid is high:
+// m_exc_axis_tdata/tkeep/tlast/tuser, m_host_addr/strb, m_evt_tdata on the
+// bits the contract defines (all, except the header fields of a frame that
+// has none, such as a non-IPv4 frame), m_host_data on the lanes of
+// m_host_strb.
+package rxlock
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/cosim/cyclemodel"
+	"github.com/mparx/mparx/vecgen/vector"
+)
+
+// Slots is CONN_COUNT of the co-simulation variants.
+const Slots = 1024
+
+// STagCount is STAG_COUNT of the co-simulation variants.
+const STagCount = 256
+
+// Widths are the DATA_WIDTHs with an mpa_rx co-simulation variant.
+var Widths = []int{64, 128}
+
+// batch is the number of cycles per Lockstep.Step.
+const batch = 256
+
+// ports of the top.
+type ports struct {
+	tdata, tkeep, tvalid, tready, tlast, tuser cosim.Port
+	xdata, xkeep, xvalid, xready, xlast, xuser cosim.Port
+	edata, evalid, eready                      cosim.Port
+	hvalid, hready, haddr, hdata, hstrb        cosim.Port
+	cvalid, cready, cop, cindex, cdata         cosim.Port
+	hasHost, hasOp                             bool
+}
+
+func lookup(l *cosim.Layout) (ports, error) {
+	var p ports
+	var missing []string
+	get := func(dst *cosim.Port, name string, optional bool) bool {
+		q, ok := l.LookupPort(name)
+		if !ok && !optional {
+			missing = append(missing, name)
+		}
+		*dst = q
+		return ok
+	}
+	get(&p.tdata, "s_axis_tdata", false)
+	get(&p.tkeep, "s_axis_tkeep", false)
+	get(&p.tvalid, "s_axis_tvalid", false)
+	get(&p.tready, "s_axis_tready", false)
+	get(&p.tlast, "s_axis_tlast", false)
+	get(&p.tuser, "s_axis_tuser", false)
+	get(&p.xdata, "m_exc_axis_tdata", false)
+	get(&p.xkeep, "m_exc_axis_tkeep", false)
+	get(&p.xvalid, "m_exc_axis_tvalid", false)
+	get(&p.xready, "m_exc_axis_tready", false)
+	get(&p.xlast, "m_exc_axis_tlast", false)
+	get(&p.xuser, "m_exc_axis_tuser", false)
+	get(&p.edata, "m_evt_tdata", false)
+	get(&p.evalid, "m_evt_tvalid", false)
+	get(&p.eready, "m_evt_tready", false)
+	p.hasHost = get(&p.hvalid, "m_host_valid", true)
+	get(&p.hready, "m_host_ready", !p.hasHost)
+	get(&p.haddr, "m_host_addr", !p.hasHost)
+	get(&p.hdata, "m_host_data", !p.hasHost)
+	get(&p.hstrb, "m_host_strb", !p.hasHost)
+	get(&p.cvalid, "cfg_valid", false)
+	get(&p.cready, "cfg_ready", false)
+	p.hasOp = get(&p.cop, "cfg_op", true)
+	get(&p.cindex, "cfg_index", false)
+	get(&p.cdata, "cfg_data", false)
+	if len(missing) > 0 {
+		return p, fmt.Errorf("rxlock: mpa_rx has no ports %v", missing)
+	}
+	return p, nil
+}
+
+// inputs decodes a cycle's input record.
+func (p *ports) inputs(rec []uint64, lanes int) cyclemodel.In {
+	in := cyclemodel.In{
+		Valid:    p.tvalid.Bit(rec),
+		Data:     p.tdata.AppendBytes(make([]byte, 0, lanes), rec),
+		Keep:     p.tkeep.Get(rec),
+		Last:     p.tlast.Bit(rec),
+		User:     p.tuser.Bit(rec),
+		EvtReady: p.eready.Bit(rec),
+		ExcReady: p.xready.Bit(rec),
+		CfgValid: p.cvalid.Bit(rec),
+		CfgIndex: int(p.cindex.Get(rec)),
+	}
+	if p.hasHost {
+		in.HostReady = p.hready.Bit(rec)
+	}
+	if p.hasOp {
+		in.CfgOp = int(p.cop.Get(rec))
+	}
+	copy(in.CfgData[:], p.cdata.Slice(rec))
+	return in
+}
+
+// outputs decodes a cycle's output record.
+func (p *ports) outputs(rec []uint64, lanes int) cyclemodel.Out {
+	out := cyclemodel.Out{
+		Ready:    p.tready.Bit(rec),
+		EvtValid: p.evalid.Bit(rec),
+		Evt:      cyclemodel.Word{p.edata.Slice(rec)[0], p.edata.Slice(rec)[1]},
+		ExcValid: p.xvalid.Bit(rec),
+		ExcData:  p.xdata.AppendBytes(make([]byte, 0, lanes), rec),
+		ExcKeep:  p.xkeep.Get(rec),
+		ExcLast:  p.xlast.Bit(rec),
+		ExcUser:  int(p.xuser.Get(rec)),
+		CfgReady: p.cready.Bit(rec),
+	}
+	if p.hasHost {
+		out.HostValid = p.hvalid.Bit(rec)
+		out.HostAddr = p.haddr.Get(rec)
+		out.HostData = p.hdata.AppendBytes(make([]byte, 0, lanes), rec)
+		out.HostStrb = p.hstrb.Get(rec)
+	}
+	return out
+}
+
+// setOutputs writes the model's outputs into an output record.
+func (p *ports) setOutputs(rec []uint64, o cyclemodel.Out) {
+	p.tready.SetBool(rec, o.Ready)
+	p.evalid.SetBool(rec, o.EvtValid)
+	copy(p.edata.Slice(rec), o.Evt[:])
+	p.xvalid.SetBool(rec, o.ExcValid)
+	if o.ExcValid {
+		p.xdata.SetBytes(rec, o.ExcData)
+		p.xkeep.Set(rec, o.ExcKeep)
+		p.xlast.SetBool(rec, o.ExcLast)
+		p.xuser.Set(rec, uint64(o.ExcUser))
+	}
+	p.cready.SetBool(rec, o.CfgReady)
+	if p.hasHost {
+		p.hvalid.SetBool(rec, o.HostValid)
+		if o.HostValid {
+			p.haddr.Set(rec, o.HostAddr)
+			p.hdata.SetBytes(rec, o.HostData)
+			p.hstrb.Set(rec, o.HostStrb)
+		}
+	}
+}
+
+// adapter runs the cycle model on cosim cycle records and keeps, per cycle
+// of the current batch, the outputs compared outside Lockstep (masked).
+type adapter struct {
+	m     *cyclemodel.Model
+	p     *ports
+	lanes int
+	outs  []cyclemodel.Out
+}
+
+func (a *adapter) Step(in, out []uint64) {
+	o := a.m.Step(a.p.inputs(in, a.lanes))
+	a.p.setOutputs(out, o)
+	a.outs = append(a.outs, o)
+}
+
+// RTL is the device under test for cyclemodel.Bench: an mpa_rx instance
+// in lockstep with the cycle model.
+type RTL struct {
+	Vector string
+	sim    *cosim.Sim
+	ls     *cosim.Lockstep
+	src    *cosim.Source
+	p      ports
+	a      *adapter
+	bench  *cyclemodel.Bench
+	lanes  int
+	in     []uint64
+	words  []uint64
+}
+
+// Open opens an mpa_rx variant, resets it and pairs it with a fresh model.
+func Open(width int, v *vector.Vector, bench *cyclemodel.Bench, opts ...cosim.Option) (*RTL, error) {
+	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
+	if err != nil {
+		return nil, err
+	}
+	p, err := lookup(&sim.Layout)
+	if err != nil {
+		sim.Close()
+		return nil, err
+	}
+	src, err := sim.AddSource("s_axis_tvalid", "s_axis_tready", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser")
+	if err != nil {
+		sim.Close()
+		return nil, err
+	}
+	sim.Reset(4)
+	m := cyclemodel.New(cyclemodel.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
+	r := &RTL{Vector: v.Setup.Name, sim: sim, src: src, p: p, bench: bench, lanes: width / 8, in: sim.NewIn(batch)}
+	r.a = &adapter{m: m, p: &r.p, lanes: r.lanes}
+	ignore := []cosim.LockstepOption{
+		cosim.Ignore("m_evt_tdata"),
+		cosim.CompareWhen("m_exc_axis_tdata", "m_exc_axis_tvalid"),
+		cosim.CompareWhen("m_exc_axis_tkeep", "m_exc_axis_tvalid"),
+		cosim.CompareWhen("m_exc_axis_tlast", "m_exc_axis_tvalid"),
+		cosim.CompareWhen("m_exc_axis_tuser", "m_exc_axis_tvalid"),
+		cosim.ReportWindow(8, 2, 4),
+	}
+	if p.hasHost {
+		ignore = append(ignore, cosim.Ignore("m_host_data"),
+			cosim.CompareWhen("m_host_addr", "m_host_valid"),
+			cosim.CompareWhen("m_host_strb", "m_host_valid"))
+	}
+	r.ls, err = cosim.NewLockstep(sim, r.a, ignore...)
+	if err != nil {
+		sim.Close()
+		return nil, err
+	}
+	r.words = make([]uint64, src.PayloadWords())
+	return r, nil
+}
+
+// HasHostPort reports whether the RTL has the host write port (the DDP
+// stage of docs/design.md section 5).
+func (r *RTL) HasHostPort() bool { return r.p.hasHost }
+
+// Model returns the cycle model.
+func (r *RTL) Model() *cyclemodel.Model { return r.a.m }
+
+// Close releases the simulation.
+func (r *RTL) Close() error { return r.sim.Close() }
+
+// TracePath returns the waveform file ("" when not tracing).
+func (r *RTL) TracePath() string { return r.sim.TracePath() }
+
+// Push queues a frame on the harness source.
+func (r *RTL) Push(frame []byte, gap int, fcsBad bool) {
+	dw := r.p.tdata.Words
+	for _, bt := range cyclemodel.Beats(frame, r.lanes, gap, fcsBad) {
+		clear(r.words)
+		for i, c := range bt.Data {
+			r.words[i/8] |= uint64(c) << (8 * (i % 8))
+		}
+		r.words[dw] = bt.Keep
+		if bt.Last {
+			r.words[dw+1] = 1
+		}
+		if bt.User {
+			r.words[dw+2] = 1
+		}
+		r.src.Push(bt.Gap, r.words)
+	}
+}
+
+// Mismatch is a difference between the RTL and the model.
+type Mismatch struct {
+	Vector string
+	Cycle  uint64
+	Signal string
+	Detail string
+	Trace  string
+}
+
+func (m *Mismatch) Error() string {
+	s := fmt.Sprintf("rxlock %s: cycle %d: %s: %s", m.Vector, m.Cycle, m.Signal, m.Detail)
+	if m.Trace != "" {
+		s += "\ntrace: " + m.Trace
+	}
+	return s
+}
+
+// step runs n cycles (n <= batch) from the records in r.in.
+func (r *RTL) step(n int) error {
+	iw, ow := r.sim.InWords(), r.sim.OutWords()
+	start := r.sim.Cycle()
+	r.a.outs = r.a.outs[:0]
+	err := r.ls.Step(n, r.in[:n*iw])
+	if err != nil {
+		var mm *cosim.Mismatch
+		if errors.As(err, &mm) {
+			return &Mismatch{Vector: r.Vector, Cycle: mm.Cycle, Signal: mm.Port,
+				Detail: fmt.Sprintf("rtl %s, model %s\n%s", mm.Actual, mm.Expected, mm.Context), Trace: mm.Trace}
+		}
+		return err
+	}
+	ins, outs := r.ls.Inputs(), r.ls.Outputs()
+	for c := 0; c < n; c++ {
+		in := r.p.inputs(ins[c*iw:(c+1)*iw], r.lanes)
+		out := r.p.outputs(outs[c*ow:(c+1)*ow], r.lanes)
+		mo := r.a.outs[c]
+		if out.EvtValid {
+			for i := range out.Evt {
+				if (out.Evt[i]^mo.Evt[i])&mo.EvtMask[i] != 0 {
+					return &Mismatch{Vector: r.Vector, Cycle: start + uint64(c), Signal: "m_evt_tdata",
+						Detail: fmt.Sprintf("rtl %016x%016x (%v), model %016x%016x (%v), mask %016x%016x",
+							out.Evt[1], out.Evt[0], cyclemodel.Decode(out.Evt), mo.Evt[1], mo.Evt[0], cyclemodel.Decode(mo.Evt), mo.EvtMask[1], mo.EvtMask[0]),
+						Trace: r.sim.TracePath()}
+				}
+			}
+		}
+		if out.HostValid {
+			for i := 0; i < r.lanes; i++ {
+				if out.HostStrb>>i&1 != 0 && out.HostData[i] != mo.HostData[i] {
+					return &Mismatch{Vector: r.Vector, Cycle: start + uint64(c), Signal: "m_host_data",
+						Detail: fmt.Sprintf("lane %d: rtl %#02x, model %#02x (addr %#x)", i, out.HostData[i], mo.HostData[i], out.HostAddr),
+						Trace:  r.sim.TracePath()}
+				}
+			}
+		}
+		r.bench.Observe(in, out)
+	}
+	if r.a.m.Err != nil {
+		return &Mismatch{Vector: r.Vector, Cycle: r.sim.Cycle(), Signal: "(model)", Detail: r.a.m.Err.Error(), Trace: r.sim.TracePath()}
+	}
+	return nil
+}
+
+// fill sets the ready inputs of n records and clears cfg_valid.
+func (r *RTL) fill(n int) {
+	iw := r.sim.InWords()
+	c := r.sim.Cycle()
+	for i := 0; i < n; i++ {
+		rec := r.in[i*iw : (i+1)*iw]
+		e, x, h := r.bench.Ready(c + uint64(i))
+		r.p.eready.SetBool(rec, e)
+		r.p.xready.SetBool(rec, x)
+		if r.p.hasHost {
+			r.p.hready.SetBool(rec, h)
+		}
+		r.p.cvalid.SetBool(rec, false)
+	}
+}
+
+// Run runs n cycles.
+func (r *RTL) Run(n int) error {
+	for n > 0 {
+		k := min(n, batch)
+		r.fill(k)
+		if err := r.step(k); err != nil {
+			return err
+		}
+		n -= k
+	}
+	return nil
+}
+
+// Config makes one configuration write.
+func (r *RTL) Config(op, index int, d cyclemodel.CfgData) error {
+	if op != cyclemodel.OpContext && !r.p.hasOp {
+		return nil // this RTL has no DDP tables yet
+	}
+	for n := 0; n < 1000; n++ {
+		r.fill(1)
+		rec := r.in[:r.sim.InWords()]
+		r.p.cvalid.SetBool(rec, true)
+		if r.p.hasOp {
+			r.p.cop.Set(rec, uint64(op))
+		}
+		r.p.cindex.Set(rec, uint64(index))
+		copy(r.p.cdata.Slice(rec), d[:])
+		if err := r.step(1); err != nil {
+			return err
+		}
+		if r.p.cready.Bit(r.ls.Outputs()) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: cfg_ready low for 1000 cycles", cyclemodel.ErrStuck)
+}
+
+// Idle reports that no beat is queued and the model holds no frame.
+func (r *RTL) Idle() bool { return r.src.Pending() == 0 && r.a.m.Idle() }
+
+// Cycle returns the cycles run (reset included).
+func (r *RTL) Cycle() uint64 { return r.sim.Cycle() }
+
+// Beats returns the s_axis beats accepted.
+func (r *RTL) Beats() uint64 { return r.src.Accepted() }
+
+// Options of a lockstep run.
+type Options struct {
+	Width   int
+	Pattern cyclemodel.Pattern
+	Seed    uint64
+	// TraceDir receives the waveform of a failing run (it is run again with
+	// tracing from a little before the mismatch); "" picks
+	// $MPARX_TRACE or the system's temporary directory.
+	TraceDir string
+}
+
+// Bench returns the bench of a run.
+func (o Options) Bench() *cyclemodel.Bench {
+	return cyclemodel.NewBench(cyclemodel.Options{Slots: Slots, STagCount: STagCount, Lanes: o.Width / 8, Seed: o.Seed,
+		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02}, cyclemodel.NewReady(o.Pattern, o.Seed))
+}
+
+// Run runs vector v through the RTL and the model in lockstep. On a
+// mismatch it runs the vector again with an FST waveform from a little
+// before the mismatch and returns the *Mismatch with the file's path.
+func Run(v *vector.Vector, o Options) (cyclemodel.Report, error) {
+	rep, err := run(v, o)
+	var mm *Mismatch
+	if err == nil || !errors.As(err, &mm) {
+		return rep, err
+	}
+	dir := o.TraceDir
+	if dir == "" {
+		dir = os.Getenv("MPARX_TRACE")
+	}
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "mparx-rxlock")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return rep, fmt.Errorf("%w (no waveform: %v)", mm, err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-w%d-%s-%d.fst", v.Setup.Name, o.Width, o.Pattern, time.Now().UnixNano()))
+	from := uint64(0)
+	if mm.Cycle > 3000 {
+		from = mm.Cycle - 3000
+	}
+	_, err2 := run(v, o, cosim.Trace(path), cosim.TraceFrom(from))
+	var again *Mismatch
+	if errors.As(err2, &again) && again.Cycle == mm.Cycle {
+		again.Trace = path
+		return rep, again
+	}
+	mm.Trace = fmt.Sprintf("%s (the traced rerun ended differently: %v)", path, err2)
+	return rep, mm
+}
+
+func run(v *vector.Vector, o Options, opts ...cosim.Option) (cyclemodel.Report, error) {
+	b := o.Bench()
+	r, err := Open(o.Width, v, b, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
+	if err != nil {
+		return cyclemodel.Report{Vector: v.Setup.Name}, err
+	}
+	defer r.Close()
+	return b.Run(v, r)
+}
