@@ -13,6 +13,7 @@ deps:
 
 include mk/rtl.mk
 include mk/vectors.mk
+include mk/fuzz.mk
 
 test: deps $(SIM_LIBS) lint-rtl
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
