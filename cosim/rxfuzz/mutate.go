@@ -152,7 +152,8 @@ type Mutator struct {
 	// Lane is DATA_WIDTH/8 of the receiver under test (TailCut cuts less
 	// than a beat).
 	Lane int
-	// Weights, when set, gives each class's relative weight (default 1).
+	// Weights gives each class's relative weight (default 3; NewMutator
+	// gives UnknownConn 1, as each of its picks makes 2 to 16 frames).
 	Weights map[Class]int
 	// Early is the chance that a frame of a half connection not yet in
 	// full operation (startup frames, or no context) is mutated at all: a
@@ -167,7 +168,8 @@ type Mutator struct {
 
 // NewMutator returns a mutator seeded with seed.
 func NewMutator(seed uint64, lane int) *Mutator {
-	return &Mutator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), Rate: 1, Lane: lane, Early: 0.1}
+	return &Mutator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), Rate: 1, Lane: lane, Early: 0.1,
+		Weights: map[Class]int{UnknownConn: 1}}
 }
 
 // Stream returns the vector's frames, in order, with mutated frames mixed
@@ -275,12 +277,10 @@ func (m *Mutator) pick(fi FrameInfo, fatalOK bool) Class {
 		if !applicable(c, fi) || (fatal[c] && !fatalOK) {
 			return 0
 		}
-		if m.Weights != nil {
-			if x, ok := m.Weights[c]; ok {
-				return x
-			}
+		if x, ok := m.Weights[c]; ok {
+			return x
 		}
-		return 1
+		return 3
 	}
 	for _, c := range Classes {
 		total += w(c)

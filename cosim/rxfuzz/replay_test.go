@@ -1,6 +1,7 @@
 package rxfuzz
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -39,13 +40,17 @@ func TestReplay(t *testing.T) {
 					require.NoError(t, err, "w%d", width)
 				case width == c.Width:
 					require.Error(t, err, "open bug %q no longer fails: fixed? clear \"open\" in %s.json and its entry in KnownBugs", c.Open, name)
+					// the same frame fails, and a known bug names it (or, for a
+					// stream-level error, the error)
+					k := failingFrame(errors.New(c.Error))
+					require.Equal(t, k, failingFrame(err), "case %s failed at frame %d, now: %v", name, k, err)
 					var known []string
-					for _, k := range KnownBugs {
-						if (k.Match != nil && withheldAny(k, s)) || (k.Err != nil && k.Err.MatchString(err.Error())) {
-							known = append(known, k.Name)
+					for _, b := range KnownBugs {
+						if (k >= 0 && b.Match != nil && b.Match(s[k].Data)) || (k < 0 && b.Err != nil && b.Err.MatchString(err.Error())) {
+							known = append(known, b.Name)
 						}
 					}
-					require.NotEmpty(t, known, "no KnownBugs entry matches a frame of %s", name)
+					require.NotEmpty(t, known, "no KnownBugs entry matches %s: %v", name, err)
 					t.Logf("w%d: open bug %s still fails: %v", width, known, err)
 				default:
 					t.Logf("w%d: %v", width, fmt.Sprint(err))
@@ -53,13 +58,4 @@ func TestReplay(t *testing.T) {
 			}
 		})
 	}
-}
-
-func withheldAny(k Known, s []Frame) bool {
-	for _, f := range s {
-		if k.Match(f.Data) {
-			return true
-		}
-	}
-	return false
 }
