@@ -15,13 +15,16 @@
  * in tuser), or frees it (PLACE, DROP, IGNORE), after its events on m_evt.
  * Host programs contexts through cfg_*.
  *
- * Status: placement of PLACE frames into host memory (the DDP stage and the
- * host write port of docs/design.md) is not built yet: such frames are
- * consumed with their VERDICT and ADVANCED / CONSUMED events.
+ * The egress has two stages: mpa_rx_ddp (E1) emits each frame's events
+ * and makes the DDP checks of a PLACE frame's FPDUs against the STag table
+ * and the receive queues; mpa_rx_place (E2) then reads the frame's beats
+ * and writes the placed FPDUs' payloads to host memory (m_host_*), markers
+ * stripped, or sends the frame to m_exc_axis.
  *
  * Latency: a frame's verdict is taken L_WALK + 4 cycles after its last
- * beat is accepted (L_WALK from mpa_rx_walk); the egress starts it the cycle
- * after the verdict at the earliest.
+ * beat is accepted (L_WALK from mpa_rx_walk); E1 starts it two cycles after
+ * the verdict at the earliest, E2 two cycles after E1 is done with it
+ * (docs/design.md section 5 is the exact contract).
  */
 module mpa_rx #(
     parameter DATA_WIDTH = 64,
@@ -32,7 +35,14 @@ module mpa_rx #(
     // FIFO is dropped
     parameter FIFO_DEPTH = 2048,
     // receive window beyond rcv_nxt (octets)
-    parameter WINDOW = 32'h0010_0000
+    parameter WINDOW = 32'h0010_0000,
+    // STag table entries (STag[31:8] mod STAG_COUNT); a power of two
+    parameter STAG_COUNT = 64,
+    // receive buffers held per context and QN; a power of two
+    parameter RQ_DEPTH = 4,
+    // walker records held: every FPDU of every frame in the frame FIFO
+    // (FPDUs are at least 20 octets)
+    parameter MAX_FPDUS = FIFO_DEPTH * KEEP_WIDTH / 20 + 16
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -55,8 +65,15 @@ module mpa_rx #(
     output wire                  m_evt_tvalid,
     input  wire                  m_evt_tready,
 
+    output wire [63:0]           m_host_addr,
+    output wire [DATA_WIDTH-1:0] m_host_data,
+    output wire [KEEP_WIDTH-1:0] m_host_strb,
+    output wire                  m_host_valid,
+    input  wire                  m_host_ready,
+
     input  wire                  cfg_valid,
     output wire                  cfg_ready,
+    input  wire [2:0]            cfg_op,
     input  wire [15:0]           cfg_index,
     input  wire [383:0]          cfg_data
 );
@@ -69,8 +86,6 @@ localparam FIFO_BITS = $clog2(FIFO_DEPTH);
 localparam [1:0] V_PLACE = 2'd0, V_EXC = 2'd1, V_DROP = 2'd2, V_IGNORE = 2'd3;
 localparam [3:0] R_NONE = 4'd0, R_NOT_TCP = 4'd1, R_NO_CONN = 4'd2, R_NOT_FULL = 4'd3, R_FLAGS = 4'd4,
                  R_SW_OWNED = 4'd5, R_UNALIGNED = 4'd6, R_OOO = 4'd7, R_RANGES_FULL = 4'd8, R_MPA_CHECK = 4'd9;
-// event kinds
-localparam [3:0] E_DROP = 4'd4, E_ADVANCED = 4'd5, E_CONSUMED = 4'd6, E_VERDICT = 4'd7;
 
 // ------------------------------------------------------------------ ingress
 wire beat_ok = s_axis_tvalid && s_axis_tready;
@@ -149,13 +164,14 @@ mpa_rx_parse #(.DATA_WIDTH(DATA_WIDTH)) parse (
 // [63:32] SeqStart [95:64] rcv_nxt [127:96] source IPv4 [159:128]
 // destination IPv4 [175:160] source port [191:176] destination port
 // [223:192] range 0 start [255:224] range 0 end [287:256] range 1 start
-// [319:288] range 1 end. Index: see ctx_hash.
+// [319:288] range 1 end, [21:20] DDP version.
+// Index: see ctx_hash.
 /* verilator lint_off UNUSEDSIGNAL */
 function [IDX_BITS-1:0] ctx_hash(input [31:0] sip, input [31:0] dip, input [15:0] sp, input [15:0] dp);
     reg [31:0] x;
     reg [15:0] h;
     begin
-        x = sip ^ dip ^ {sp, dp};
+        x = sip ^ {dip[23:0], dip[31:24]} ^ {sp, dp};
         h = x[31:16] ^ x[15:0];
         ctx_hash = h[IDX_BITS-1:0];
     end
@@ -164,13 +180,14 @@ endfunction
 
 // Two copies: one read by the lookup, one by the verdict; both written.
 // Each keeps only the fields its reader uses: the lookup copy valid,
-// markers, CRC, SeqStart and the 4-tuple (131 bits); the verdict copy the
+// markers, CRC, SeqStart, the DDP stream and version and the 4-tuple
+// (145 bits); the verdict copy the
 // flags, rcv_nxt and the ranges (168 bits).
-localparam LK_W = 131;
+localparam LK_W = 145;
 localparam VD_W = 168;
 /* verilator lint_off UNUSEDSIGNAL */
 function [LK_W-1:0] lk_pack(input [383:0] x);
-    lk_pack = {x[191:96], x[63:32], x[5:4], x[0]};
+    lk_pack = {x[21:8], x[191:96], x[63:32], x[5:4], x[0]};
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 function [383:0] lk_unpack(input [LK_W-1:0] y);
@@ -180,6 +197,7 @@ function [383:0] lk_unpack(input [LK_W-1:0] y);
         lk_unpack[5:4] = y[2:1];
         lk_unpack[63:32] = y[34:3];
         lk_unpack[191:96] = y[130:35];
+        lk_unpack[21:8] = y[144:131];
     end
 endfunction
 /* verilator lint_off UNUSEDSIGNAL */
@@ -229,13 +247,18 @@ end
 wire [383:0] lk_ent = lk_fwd_hit ? lk_fwd : lk_unpack(lk_q);
 wire lk_match = lk_ent[0] && lk_ent[191:96] == lk_tuple;
 
-// this frame's lookup result, for the frame record
+// this frame's lookup result, for the frame record: match, index, and for
+// the DDP stage the stream, DDP version, markers and SeqStart mod 512
+localparam LX_W = 12 + 2 + 1 + 9;
+wire [LX_W-1:0] lk_x = {lk_ent[19:8], lk_ent[21:20], lk_ent[4], lk_ent[40:32]};
+reg [LX_W-1:0] frm_x;
 reg frm_match;
 reg [IDX_BITS-1:0] frm_idx;
 always @(posedge clk) begin
     if (lk_pend) begin
         frm_match <= lk_match;
         frm_idx <= lk_idx_q;
+        frm_x <= lk_x;
     end
     if (f_valid) // the next frame's lookup cannot complete before this
         frm_match <= 1'b0;
@@ -276,15 +299,41 @@ always @(posedge clk) begin
     end
 end
 
+// the frame octet offset of the TCP payload (word k of the word view holds
+// octets 4k-2 .. 4k+1; a beat completes words WPB*b .. WPB*b+WPB-1)
+reg [15:0] p0;
+reg        p0_seen;
+reg [15:0] p0_now;
+integer pj;
+always @* begin
+    p0_now = 16'd0;
+    for (pj = WPB - 1; pj >= 0; pj = pj - 1)
+        if (w_pmask[pj])
+            p0_now = {cur_beats[13-$clog2(WPB):0], pj[$clog2(WPB)-1:0], 2'b00} - 16'd2;
+end
+always @(posedge clk) begin
+    if (beat_ok) begin
+        if (!p0_seen && w_pmask != {WPB{1'b0}})
+            p0 <= p0_now;
+        p0_seen <= s_axis_tlast ? 1'b0 : p0_seen || w_pmask != {WPB{1'b0}};
+    end
+    if (rst) begin
+        p0_seen <= 1'b0;
+        p0 <= 16'd0;
+    end
+end
+
 // ------------------------------------------------------------------ walker
 // The word view is delayed three beats so that the lookup is done before the
 // walker sees a frame's first payload word.
 reg [DATA_WIDTH-1:0] d1_data, d2_data, d3_data;
 reg [WPB-1:0]        d1_pmask, d2_pmask, d3_pmask;
 reg                  d1_valid, d2_valid, d3_valid, d1_last, d2_last, d3_last;
+reg                  d1_nw, d2_nw, d3_nw;   // the beat was not stored: no records from it
 reg [31:0]           d1_seq, d2_seq, d3_seq;
 always @(posedge clk) begin
     d1_data <= w_data; d1_pmask <= w_pmask; d1_valid <= beat_ok; d1_last <= s_axis_tlast; d1_seq <= seq_now;
+    d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw;
     d2_data <= d1_data; d2_pmask <= d1_pmask; d2_valid <= d1_valid; d2_last <= d1_last; d2_seq <= d1_seq;
     d3_data <= d2_data; d3_pmask <= d2_pmask; d3_valid <= d2_valid; d3_last <= d2_last; d3_seq <= d2_seq;
     if (rst) begin
@@ -299,15 +348,15 @@ wire        rec_valid;
 wire [15:0] rec_lseq_w, rec_ulen;
 wire [7:0]  rec_ctrl, rec_ulp;
 wire [127:0] rec_hdr;
-wire        rec_first, rec_last, sum_ok;
+wire        rec_first, rec_last, sum_ok, rec_ready;
 wire [15:0] sum_nrec;
 wire        sum_valid, sum_whole, sum_small, sum_grid, sum_crc_ok, sum_marker_ok, sum_first_marker, sum_any_l;
 wire [15:0] sum_nfpdu;
-mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH)) walk (
+mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
     .clk(clk), .rst(rst),
     .seg_seq(d3_seq), .seq_start(wp_head[31:0]), .markers_on(wp_head[32]), .crc_on(wp_head[33]),
-    .w_valid(d3_valid), .w_data(d3_data), .w_pmask(d3_valid ? d3_pmask : {WPB{1'b0}}), .w_last(d3_last),
-    .rec_valid(rec_valid), .rec_ready(1'b1),
+    .w_valid(d3_valid), .w_data(d3_data), .w_pmask(d3_valid && !d3_nw ? d3_pmask : {WPB{1'b0}}), .w_last(d3_last),
+    .rec_valid(rec_valid), .rec_ready(rec_ready),
     .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl), .rec_ulp(rec_ulp), .rec_hdr(rec_hdr),
     .rec_first(rec_first), .rec_last(rec_last), .sum_ok(sum_ok), .sum_nrec(sum_nrec),
     .sum_valid(sum_valid), .sum_whole(sum_whole), .sum_small(sum_small), .sum_grid(sum_grid),
@@ -317,7 +366,7 @@ mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH)) walk (
 
 // ------------------------------------------------------------------ frame records
 // class, drop, seq, flags, plen, match, idx, beats stored, oversize
-localparam INFO_W = 2 + 2 + 32 + 8 + 16 + 1 + IDX_BITS + 16 + 1;
+localparam INFO_W = 2 + 2 + 32 + 8 + 16 + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
 reg [15:0] fr_beats;   // beats of the ending frame written to the FIFO
 reg        fr_over;
 always @(posedge clk) begin
@@ -326,7 +375,7 @@ always @(posedge clk) begin
         fr_over <= overflow || !ff_write || s_axis_tuser;
     end
 end
-wire [INFO_W-1:0] info_in = {fr_over, fr_beats, lk_pend ? lk_idx_q : frm_idx, lk_pend ? lk_match : frm_match,
+wire [INFO_W-1:0] info_in = {lk_pend ? lk_x : frm_x, p0, fr_over, fr_beats, lk_pend ? lk_idx_q : frm_idx, lk_pend ? lk_match : frm_match,
                              f_plen, f_flags, f_seq, f_drop, f_class};
 wire [INFO_W-1:0] info_head;
 wire info_valid;
@@ -375,6 +424,13 @@ wire [15:0] i_plen  = v1_info[59:44];
 wire        i_match = v1_info[60];
 wire [15:0] i_beats = v1_info[61+IDX_BITS +: 16];
 wire        i_over  = v1_info[77+IDX_BITS];
+wire [15:0] i_p0    = v1_info[78+IDX_BITS +: 16];
+wire [8:0]  i_ss    = v1_info[94+IDX_BITS +: 9];
+wire        i_mk    = v1_info[103+IDX_BITS];
+wire [1:0]  i_dv    = v1_info[104+IDX_BITS +: 2];
+wire [11:0] i_stream = v1_info[106+IDX_BITS +: 12];
+// the frame octet offset of a marker position, mod 512
+wire [8:0]  i_mph   = i_p0[8:0] + i_ss - i_seq[8:0];
 
 wire [383:0] c = vd_fwd_hit ? vd_fwd : vd_unpack(vd_q);
 wire c_full = c[1], c_err = c[2], c_sw = c[3], c_m = c[4], c_c = c[5];
@@ -503,21 +559,24 @@ always @* begin
     end
 end
 
-// context writes: the verdict's, else a configuration write
-assign cfg_ready = !(v1 && c_write);
+// context writes: the verdict's, else a configuration write (op 0); the
+// DDP stage's receive-queue update holds the configuration port too
+wire ddp_busy;
+assign cfg_ready = !(v1 && c_write) && !ddp_busy;
+wire cfg_ctx = cfg_valid && cfg_op == 3'd0 && !ddp_busy;
 always @* begin
     ctx_we = 1'b0;
     ctx_widx = v0_idx;
     ctx_wdata = c_new;
     if (v1 && c_write) begin
         ctx_we = 1'b1;
-    end else if (cfg_valid) begin
+    end else if (cfg_ctx) begin
         ctx_we = 1'b1;
         ctx_widx = cfg_index[IDX_BITS-1:0];
         ctx_wdata = cfg_data;
     end
 end
-always @* cfg_we_lk = !(v1 && c_write) && cfg_valid;
+always @* cfg_we_lk = !(v1 && c_write) && cfg_ctx;
 always @(posedge clk) begin
     if (ctx_we)
         ctx_vd[ctx_widx] <= vd_pack(ctx_wdata);
@@ -525,9 +584,14 @@ always @(posedge clk) begin
         ctx_lk[cfg_index[IDX_BITS-1:0]] <= lk_pack(cfg_data);
 end
 
-// verdict queue: verdict, reason, drop code, idx, seq, end, plen, beats, advanced-to
-localparam VQ_W = 2 + 4 + 2 + IDX_BITS + 32 + 32 + 16 + 16 + 32 + 1;
-wire [VQ_W-1:0] vq_in = {inorder, adv, i_beats, i_plen, seg_end, i_seq, v0_idx, i_over ? 2'd0 : i_drop, reason, verdict};
+// verdict queue: verdict, reason, drop code, idx, seq, end, plen, beats, advanced-to, in order, records,
+// stream, DDP version, markers, marker phase, payload offset
+localparam VQ_W = 2 + 4 + 2 + IDX_BITS + 32 + 32 + 16 + 16 + 32 + 1 + 16 + 12 + 2 + 1 + 9 + 16;
+reg [15:0] v1_nrec;
+always @(posedge clk)
+    v1_nrec <= sum_nrec;
+wire [VQ_W-1:0] vq_in = {i_p0, i_mph, i_mk && c_m, i_dv, i_stream, v1_nrec, inorder, adv, i_beats, i_plen, seg_end,
+                         i_seq, v0_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
 wire [4:0] vq_count_unused;
@@ -538,75 +602,68 @@ mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
     .count(vq_count_unused)
 );
 
+// ------------------------------------------------------------------ egress
+// E1 (mpa_rx_ddp): events and DDP checks; E2 (mpa_rx_place): beats out,
+// host writes. E1 hands each frame to E2 with a token and the placement
+// descriptors of its FPDUs.
+wire tok_pop;
 always @(posedge clk) begin
-    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (vq_pop ? 5'd1 : 5'd0);
+    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (tok_pop ? 5'd1 : 5'd0);
     if (rst)
         inflight <= 5'd0;
 end
 
-// ------------------------------------------------------------------ egress
-wire [1:0]  e_verdict = vq_head[1:0];
-wire [3:0]  e_reason  = vq_head[5:2];
-wire [1:0]  e_drop    = vq_head[7:6];
 wire [IDX_BITS-1:0] e_idx = vq_head[8 +: IDX_BITS];
-wire [31:0] e_seq     = vq_head[8+IDX_BITS +: 32];
-wire [31:0] e_end     = vq_head[40+IDX_BITS +: 32];
-wire [15:0] e_plen    = vq_head[72+IDX_BITS +: 16];
-wire [15:0] e_beats   = vq_head[88+IDX_BITS +: 16];
-wire [31:0] e_adv     = vq_head[104+IDX_BITS +: 32];
-wire        e_inorder = vq_head[136+IDX_BITS];
+wire        tok_push, tok_in_ready, tok_valid;
+wire [37:0] tok_in, tok_head;
+wire        desc_push, desc_in_ready, desc_valid, desc_pop;
+wire [105:0] desc_in, desc_head;
+mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) ddp (
+    .clk(clk), .rst(rst),
+    .f_valid(vq_valid), .f_ready(vq_pop),
+    .f_verdict(vq_head[1:0]), .f_reason(vq_head[5:2]), .f_drop(vq_head[7:6]), .f_idx(e_idx),
+    .f_seq(vq_head[8+IDX_BITS +: 32]), .f_end(vq_head[40+IDX_BITS +: 32]), .f_plen(vq_head[72+IDX_BITS +: 16]),
+    .f_beats(vq_head[88+IDX_BITS +: 16]), .f_adv(vq_head[104+IDX_BITS +: 32]), .f_inorder(vq_head[136+IDX_BITS]),
+    .f_nrec(vq_head[137+IDX_BITS +: 16]), .f_stream(vq_head[153+IDX_BITS +: 12]), .f_dv(vq_head[165+IDX_BITS +: 2]),
+    .f_mk(vq_head[167+IDX_BITS]), .f_mph(vq_head[168+IDX_BITS +: 9]), .f_p0(vq_head[177+IDX_BITS +: 16]),
+    .rec_valid(rec_valid), .rec_ready(rec_ready), .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl),
+    .rec_hdr(rec_hdr),
+    .cfg_valid(cfg_valid), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
+    .m_evt_tdata(m_evt_tdata), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
+    .tok_valid(tok_push), .tok_ready(tok_in_ready), .tok_data(tok_in),
+    .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
+);
 
-// phases: 0 VERDICT event, 1 second event (DROP / ADVANCED / CONSUMED), 2 beats
-reg [1:0]  e_phase;
-reg [15:0] e_left;
-wire e_second = e_verdict == V_DROP || e_verdict == V_PLACE;
-wire [127:0] ev_verdict = {E_VERDICT, {(12-IDX_BITS){1'b0}}, e_idx, e_seq, e_end, e_plen, 2'b00, e_verdict, e_reason, 24'd0};
-wire [127:0] ev_second = e_verdict == V_DROP ?
-        {E_DROP, {(12-IDX_BITS){1'b0}}, e_idx, e_seq, e_end, e_plen, 2'b00, e_drop, 4'd0, 24'd0} :
-    e_inorder ?
-        {E_ADVANCED, {(12-IDX_BITS){1'b0}}, e_idx, e_seq, e_adv, e_plen, 8'd0, 24'd0} :
-        {E_CONSUMED, {(12-IDX_BITS){1'b0}}, e_idx, e_seq, e_end, e_plen, 8'd0, 24'd0};
+wire [4:0] tok_count_unused;
+mpa_rx_fifo #(.WIDTH(38), .DEPTH(16)) tok_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(tok_in), .in_valid(tok_push), .in_ready(tok_in_ready),
+    .out_data(tok_head), .out_valid(tok_valid), .out_ready(tok_pop),
+    .count(tok_count_unused)
+);
+localparam DESC_DEPTH = 1 << $clog2(MAX_FPDUS);
+wire [$clog2(DESC_DEPTH):0] desc_count_unused;
+mpa_rx_fifo #(.WIDTH(106), .DEPTH(DESC_DEPTH)) desc_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(desc_in), .in_valid(desc_push), .in_ready(desc_in_ready),
+    .out_data(desc_head), .out_valid(desc_valid), .out_ready(desc_pop),
+    .count(desc_count_unused)
+);
 
-assign m_evt_tvalid = vq_valid && (e_phase == 2'd0 || (e_phase == 2'd1 && e_second));
-assign m_evt_tdata = e_phase == 2'd0 ? ev_verdict : ev_second;
+mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
+    .clk(clk), .rst(rst),
+    .tok_valid(tok_valid), .tok_ready(tok_pop), .tok_data(tok_head),
+    .desc_valid(desc_valid), .desc_ready(desc_pop), .desc_data(desc_head),
+    .ff_data(ff_data), .ff_keep(ff_keep), .ff_valid(ff_valid), .ff_ready(ff_ready),
+    .m_exc_axis_tdata(m_exc_axis_tdata), .m_exc_axis_tkeep(m_exc_axis_tkeep), .m_exc_axis_tvalid(m_exc_axis_tvalid),
+    .m_exc_axis_tready(m_exc_axis_tready), .m_exc_axis_tlast(m_exc_axis_tlast), .m_exc_axis_tuser(m_exc_axis_tuser),
+    .m_host_addr(m_host_addr), .m_host_data(m_host_data), .m_host_strb(m_host_strb), .m_host_valid(m_host_valid),
+    .m_host_ready(m_host_ready)
+);
 
-wire beats_phase = vq_valid && e_phase == 2'd2 && e_left != 16'd0;
-wire exc = e_verdict == V_EXC;
-assign m_exc_axis_tvalid = beats_phase && exc && ff_valid;
-assign m_exc_axis_tdata = ff_data;
-assign m_exc_axis_tkeep = ff_keep;
-assign m_exc_axis_tlast = e_left == 16'd1;
-assign m_exc_axis_tuser = e_reason;
-assign ff_ready = beats_phase && ff_valid && (exc ? m_exc_axis_tready : 1'b1);
-assign vq_pop = vq_valid && e_phase == 2'd2 && (e_left == 16'd0 || (e_left == 16'd1 && ff_ready));
-
-always @(posedge clk) begin
-    if (vq_valid) begin
-        case (e_phase)
-        2'd0: if (m_evt_tready) begin
-            e_phase <= e_second ? 2'd1 : 2'd2;
-            e_left <= e_beats;
-        end
-        2'd1: if (m_evt_tready)
-            e_phase <= 2'd2;
-        default: begin
-            if (ff_ready)
-                e_left <= e_left - 16'd1;
-            if (vq_pop)
-                e_phase <= 2'd0;
-        end
-        endcase
-    end
-    if (rst) begin
-        e_phase <= 2'd0;
-        e_left <= 16'd0;
-    end
-end
-
-// Placement (the DDP stage and host writes) will consume the FPDU records.
-wire unused = &{1'b0, rec_valid, rec_lseq_w, rec_ulen, rec_ctrl, rec_ulp, rec_hdr, rec_first, rec_last, sum_ok,
-                 sum_nrec, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid, info_in_ready, lk_ent, wp_in_ready,
-                 vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused, cfg_index, i_flags[7:3]};
+wire unused = &{1'b0, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
+                 info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
+                 tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3]};
 
 endmodule
 

@@ -15,24 +15,33 @@ import (
 	"time"
 
 	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-// Slots is CONN_COUNT of the co-simulation variants.
-const Slots = 1024
+// Table sizes of the co-simulation variants: CONN_COUNT, STAG_COUNT and
+// RQ_DEPTH.
+const (
+	Slots     = 1024
+	STagSlots = 256
+	RQDepth   = 8
+)
 
 // Widths are the DATA_WIDTHs with a co-simulation variant.
 var Widths = []int{64, 128}
 
 // Event kinds on m_evt (docs/design.md section 4).
 const (
-	EvDrop     = 4
-	EvAdvanced = 5
-	EvConsumed = 6
-	EvVerdict  = 7
+	EvPlaced    = 1
+	EvDDPError  = 2
+	EvDelivered = 3
+	EvDrop      = 4
+	EvAdvanced  = 5
+	EvConsumed  = 6
+	EvVerdict   = 7
 )
 
 // Event is a decoded m_evt beat.
@@ -43,6 +52,11 @@ type Event struct {
 	Len      int
 	Verdict  int // VERDICT: verdict; DROP: drop code
 	Reason   int
+	// PLACED, DDP_ERROR, DELIVERED: Seq is the ULPDU_Length field's
+	// sequence number, End the STag or MSN, Len the ULPDU length.
+	Ctrl    uint8
+	DDPKind int
+	QN      uint32
 }
 
 func decode(w []uint64) Event {
@@ -55,7 +69,17 @@ func decode(w []uint64) Event {
 		Len:     int(lo >> 32 & 0xffff),
 		Verdict: int(lo >> 28 & 3),
 		Reason:  int(lo >> 24 & 0xf),
+		Ctrl:    uint8(lo >> 24),
+		DDPKind: int(lo >> 20 & 0xf),
+		QN:      uint32(lo >> 18 & 3),
 	}
+}
+
+// HostWrite is one write on m_host.
+type HostWrite struct {
+	Addr uint64
+	Data []byte
+	Strb uint64
 }
 
 // batch is the number of cycles run per cgo call.
@@ -76,6 +100,9 @@ type RTL struct {
 	exc    []byte
 	excs   [][]byte
 	tusers []int
+	writes []HostWrite
+	active bool // an output fired in the last batch
+	pushed int  // beats queued since the last Drain
 }
 
 // Open opens an mpa_rx variant of the given width and resets it.
@@ -97,6 +124,7 @@ func Open(width int, opts ...cosim.Option) (*RTL, error) {
 	r.setAll(func(rec []uint64) {
 		r.p["m_evt_tready"].SetBool(rec, true)
 		r.p["m_exc_axis_tready"].SetBool(rec, true)
+		r.p["m_host_ready"].SetBool(rec, true)
 	})
 	return r, nil
 }
@@ -123,12 +151,23 @@ func (r *RTL) run(n int) {
 	r.sim.Step(n, r.in[:n*r.sim.InWords()], r.out[:n*r.sim.OutWords()])
 	p := r.p
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
+	r.active = false
 	for c := 0; c < n; c++ {
 		in, out := r.in[c*iw:(c+1)*iw], r.out[c*ow:(c+1)*ow]
 		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
 			r.events = append(r.events, decode(p["m_evt_tdata"].Slice(out)))
+			r.active = true
+		}
+		if p["m_host_valid"].Bit(out) && p["m_host_ready"].Bit(in) {
+			r.writes = append(r.writes, HostWrite{
+				Addr: p["m_host_addr"].Get(out),
+				Data: p["m_host_data"].AppendBytes(nil, out)[:r.lane],
+				Strb: p["m_host_strb"].Get(out),
+			})
+			r.active = true
 		}
 		if p["m_exc_axis_tvalid"].Bit(out) && p["m_exc_axis_tready"].Bit(in) {
+			r.active = true
 			b := p["m_exc_axis_tdata"].AppendBytes(nil, out)
 			k := p["m_exc_axis_tkeep"].Get(out)
 			for i := 0; i < r.lane; i++ {
@@ -167,42 +206,48 @@ func (r *RTL) Frame(b []byte) {
 			words[data.Words+1] = 1
 		}
 		r.src.Push(0, words)
+		r.pushed++
 	}
 }
 
-// Drain runs until the frames queued are in and the last one has its
-// VERDICT event, its second event (DROP, PLACE) or its exception frame
-// (EXCEPTION), and returns what came out.
-func (r *RTL) Drain() (events []Event, excs [][]byte, tusers []int, err error) {
+// Output of one frame (or of everything drained).
+type Output struct {
+	Events []Event
+	Excs   [][]byte
+	TUsers []int
+	Writes []HostWrite
+}
+
+// Drain runs until the frames queued are in, the last one has its VERDICT
+// event and then no output comes for as many cycles as beats were queued
+// (plus a batch: a frame that is freed makes no output while its beats
+// are read), and returns what came out.
+func (r *RTL) Drain() (Output, error) {
+	quiet := 0
 	for n := 0; ; n += batch {
 		if n > 200000 {
 			if r.src.Pending() > 0 {
-				return nil, nil, nil, fmt.Errorf("%w: s_axis_tready low, %d beats pending at cycle %d", ErrStuck, r.src.Pending(), r.Cycle())
+				return Output{}, fmt.Errorf("%w: s_axis_tready low, %d beats pending at cycle %d", ErrStuck, r.src.Pending(), r.Cycle())
 			}
-			return nil, nil, nil, fmt.Errorf("%w: no verdict after %d cycles", ErrStuck, n)
+			return Output{}, fmt.Errorf("%w: no verdict after %d cycles", ErrStuck, n)
 		}
 		r.run(batch)
-		if r.src.Pending() > 0 || len(r.events) == 0 {
+		if r.active || r.src.Pending() > 0 || len(r.events) == 0 {
+			quiet = 0
 			continue
 		}
-		done := true
-		switch r.events[0].Verdict {
-		case 0, 2:
-			done = len(r.events) >= 2
-		case 1:
-			done = len(r.excs) == 1
-		}
-		if done {
+		if quiet += batch; quiet > r.pushed {
 			break
 		}
 	}
-	events, excs, tusers = r.events, r.excs, r.tusers
-	r.events, r.excs, r.tusers = nil, nil, nil
-	return events, excs, tusers, nil
+	r.pushed = 0
+	o := Output{Events: r.events, Excs: r.excs, TUsers: r.tusers, Writes: r.writes}
+	r.events, r.excs, r.tusers, r.writes = nil, nil, nil, nil
+	return o, nil
 }
 
-// Config writes a context through the configuration port.
-func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
+// Op makes one configuration write (docs/design.md section 4).
+func (r *RTL) Op(op fastpath.Op) error {
 	p := r.p
 	rec := r.in[:r.sim.InWords()]
 	w := p["cfg_data"].Slice(rec)
@@ -220,25 +265,49 @@ func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 		}
 		return 0
 	}
-	set(0, 1, 1)
-	set(1, 1, b(c.Full))
-	set(2, 1, b(c.Err))
-	set(3, 1, b(c.SWOwned))
-	set(4, 1, b(c.Params.Markers))
-	set(5, 1, b(c.Params.CRC))
-	set(8, 12, uint64(c.Stream))
-	set(32, 32, uint64(c.Params.SeqStart))
-	set(64, 32, uint64(c.RcvNxt))
-	set(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
-	set(128, 32, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
-	set(160, 16, uint64(t.SrcPort))
-	set(176, 16, uint64(t.DstPort))
-	for i, rg := range c.Ranges {
-		set(6+i, 1, 1)
-		set(192+64*i, 32, uint64(rg.Start))
-		set(224+64*i, 32, uint64(rg.End))
+	index := uint64(fastpath.Index(op.Half, Slots))
+	switch op.Kind {
+	case fastpath.OpContext:
+		c, t := op.Ctx, op.Half
+		set(0, 1, 1)
+		set(1, 1, b(c.Full))
+		set(2, 1, b(c.Err))
+		set(3, 1, b(c.SWOwned))
+		set(4, 1, b(c.Params.Markers))
+		set(5, 1, b(c.Params.CRC))
+		set(8, 12, uint64(c.Stream))
+		set(20, 2, uint64(c.DDPVersion))
+		set(32, 32, uint64(c.Params.SeqStart))
+		set(64, 32, uint64(c.RcvNxt))
+		set(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
+		set(128, 32, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
+		set(160, 16, uint64(t.SrcPort))
+		set(176, 16, uint64(t.DstPort))
+		for i, rg := range c.Ranges {
+			set(6+i, 1, 1)
+			set(192+64*i, 32, uint64(rg.Start))
+			set(224+64*i, 32, uint64(rg.End))
+		}
+	case fastpath.OpSTag:
+		index = uint64(op.STag>>8) % STagSlots
+		set(0, 1, b(op.Valid))
+		set(32, 32, uint64(op.STag))
+		set(64, 12, uint64(op.Stream))
+		set(128, 64, op.Base)
+		set(192, 64, op.Len)
+	case fastpath.OpPost:
+		set(0, 2, uint64(op.QN))
+		set(2, 1, b(op.Valid))
+		set(32, 32, uint64(op.MSN))
+		set(64, 12, uint64(op.Stream))
+		set(128, 64, op.Base)
+		set(192, 32, op.Len)
+	case fastpath.OpMSN:
+		set(0, 2, uint64(op.QN))
+		set(32, 32, uint64(op.MSN))
 	}
-	p["cfg_index"].Set(rec, uint64(fastpath.Index(t, Slots)))
+	p["cfg_op"].Set(rec, uint64(op.Kind))
+	p["cfg_index"].Set(rec, index)
 	p["cfg_valid"].SetBool(rec, true)
 	defer p["cfg_valid"].SetBool(rec, false)
 	for n := 0; ; n++ {
@@ -250,6 +319,11 @@ func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 			return nil
 		}
 	}
+}
+
+// Config writes a context through the configuration port.
+func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
+	return r.Op(fastpath.Op{Kind: fastpath.OpContext, Half: t, Ctx: c})
 }
 
 var rtlVerdict = map[fastpath.Verdict]int{fastpath.Place: 0, fastpath.Exception: 1, fastpath.Drop: 2, fastpath.Ignore: 3}
@@ -273,6 +347,7 @@ type Report struct {
 	Beats      uint64
 	Placed     int // frames the hardware takes (PLACE)
 	Exceptions int
+	Writes     int // host writes
 	Elapsed    time.Duration
 }
 
@@ -281,16 +356,10 @@ type Report struct {
 func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	start := time.Now()
-	sys, err := v.Setup.NewFastpath(Slots)
+	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
 	if err != nil {
 		return rep, err
 	}
-	type write struct {
-		t wire.FourTuple
-		c fastpath.Context
-	}
-	var writes []write
-	sys.OnConfig = func(t wire.FourTuple, c fastpath.Context) { writes = append(writes, write{t, c}) }
 	var golden []rx.Event
 	g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 	if err != nil {
@@ -301,26 +370,32 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 		return rep, err
 	}
 	defer r.Close()
+	for _, op := range sys.TakeOps() {
+		if err := r.Op(op); err != nil {
+			return rep, err
+		}
+	}
+	mem := sys.HWPlacer.Memory()
 	for i, f := range v.Frames {
-		writes = writes[:0]
 		g.Receiver.Frame(f.Data)
 		res := sys.Frame(f.Data)
 		r.Frame(f.Data)
-		evs, excs, tusers, err := r.Drain()
+		out, err := r.Drain()
 		if err != nil {
 			return rep, fmt.Errorf("frame %d: %w", i, err)
 		}
-		if err := compare(res, f.Data, evs, excs, tusers); err != nil {
+		if err := compare(res, f.Data, out, mem); err != nil {
 			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
 		}
+		rep.Writes += len(out.Writes)
 		switch res.Verdict {
 		case fastpath.Place:
 			rep.Placed++
 		case fastpath.Exception:
 			rep.Exceptions++
 		}
-		for _, w := range writes {
-			if err := r.Config(w.t, w.c); err != nil {
+		for _, op := range sys.TakeOps() {
+			if err := r.Op(op); err != nil {
 				return rep, fmt.Errorf("frame %d: %w", i, err)
 			}
 		}
@@ -340,8 +415,24 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	return rep, nil
 }
 
-// compare checks the RTL's outputs for one frame against the model's result.
-func compare(res fastpath.Result, frame []byte, evs []Event, excs [][]byte, tusers []int) error {
+// ddpCtrl is the DDP control octet of h.
+func ddpCtrl(h ddp.Header) uint8 {
+	c := h.Version&3 | h.Rsvd<<2&0x3c
+	if h.Tagged {
+		c |= 0x80
+	}
+	if h.Last {
+		c |= 0x40
+	}
+	return c
+}
+
+// compare checks the RTL's outputs for one frame against the model's result:
+// the VERDICT event, the exception frame, the second event, the events of
+// each FPDU and the octets written to host memory, which must lie inside
+// what the model placed (mem holds the model's placements).
+func compare(res fastpath.Result, frame []byte, out Output, mem *ddp.Memory) error {
+	evs := out.Events
 	ev := evs[0]
 	if ev.Kind != EvVerdict {
 		return fmt.Errorf("first event kind %d, want VERDICT", ev.Kind)
@@ -353,34 +444,115 @@ func compare(res fastpath.Result, frame []byte, evs []Event, excs [][]byte, tuse
 		switch {
 		case ev.Reason != int(res.Reason):
 			return fmt.Errorf("reason %d, model %d", ev.Reason, res.Reason)
-		case len(excs) != 1 || !bytes.Equal(frame, excs[0]):
+		case len(out.Excs) != 1 || !bytes.Equal(frame, out.Excs[0]):
 			return fmt.Errorf("exception frame differs from the input frame")
-		case tusers[0] != int(res.Reason):
-			return fmt.Errorf("exception tuser %d, model reason %d", tusers[0], res.Reason)
+		case out.TUsers[0] != int(res.Reason):
+			return fmt.Errorf("exception tuser %d, model reason %d", out.TUsers[0], res.Reason)
 		}
-	} else if len(excs) != 0 {
+	} else if len(out.Excs) != 0 {
 		return fmt.Errorf("exception output for a %v frame", res.Verdict)
 	}
+	var want []Event
+	type span struct{ addr, n uint64 }
+	var placed []span
 	for _, e := range res.Events {
-		var want Event
 		switch e.Kind {
 		case fastpath.Advanced:
-			want = Event{Kind: EvAdvanced, End: e.End}
+			want = append(want, Event{Kind: EvAdvanced, End: e.End})
 		case fastpath.Consumed:
-			want = Event{Kind: EvConsumed, Seq: e.Seq, End: e.End}
+			want = append(want, Event{Kind: EvConsumed, Seq: e.Seq, End: e.End})
 		case fastpath.Dropped:
-			want = Event{Kind: EvDrop, Verdict: dropCode(e.Err)}
+			want = append(want, Event{Kind: EvDrop, Verdict: dropCode(e.Err)})
+		}
+	}
+	for _, e := range res.Events {
+		key := e.DDP.MSN
+		if e.DDP.Tagged {
+			key = e.DDP.STag
+		}
+		w := Event{Seq: e.Seq, End: key, Len: e.Len, Ctrl: ddpCtrl(e.DDP)}
+		if !e.DDP.Tagged {
+			w.QN = e.DDP.QN & 3
+		}
+		switch e.Kind {
+		case fastpath.Placed:
+			w.Kind = EvPlaced
+			if n := e.Len - e.DDP.Len(); n > 0 {
+				placed = append(placed, span{e.Addr, uint64(n)})
+			}
+		case fastpath.DDPError:
+			w.Kind = EvDDPError
+			var de *ddp.Error
+			if errors.As(e.Err, &de) {
+				w.DDPKind = int(de.Kind)
+			}
+			if e.Len < ddp.UntaggedHeaderLen && !e.DDP.Tagged || e.Len < ddp.TaggedHeaderLen {
+				// a short header: the RTL reports the fields it has
+				w.End, w.QN = 0, 0
+			}
+		case fastpath.Delivered:
+			w.Kind, w.Len = EvDelivered, 0
 		default:
 			continue
 		}
-		if len(evs) != 2 {
-			return fmt.Errorf("%d events, want 2", len(evs))
+		want = append(want, w)
+	}
+	got := evs[1:]
+	if len(got) != len(want) {
+		return fmt.Errorf("%d events after VERDICT, model %d: %+v, model %+v", len(got), len(want), got, want)
+	}
+	for k, w := range want {
+		g := got[k]
+		ok := g.Kind == w.Kind
+		switch w.Kind {
+		case EvAdvanced:
+			ok = ok && g.End == w.End
+		case EvConsumed:
+			ok = ok && g.Seq == w.Seq && g.End == w.End
+		case EvDrop:
+			ok = ok && g.Verdict == w.Verdict
+		case EvPlaced, EvDDPError:
+			ok = ok && g.Seq == w.Seq && g.Len == w.Len && g.Ctrl == w.Ctrl && g.DDPKind == w.DDPKind &&
+				(w.Kind == EvDDPError && w.End == 0 || g.End == w.End && g.QN == w.QN)
+		case EvDelivered:
+			ok = ok && g.Seq == w.Seq && g.Ctrl == w.Ctrl && g.End == w.End && g.QN == w.QN
 		}
-		got := evs[1]
-		if got.Kind != want.Kind || (want.Kind != EvDrop && got.End != want.End) ||
-			(want.Kind == EvConsumed && got.Seq != want.Seq) || (want.Kind == EvDrop && got.Verdict != want.Verdict) {
-			return fmt.Errorf("second event %+v, model %+v", got, want)
+		if !ok {
+			return fmt.Errorf("event %d %+v, model %+v", k+1, g, w)
 		}
+	}
+	// host writes: every octet inside a placed range, and every placed octet
+	// written with the model's value
+	written := map[uint64]byte{}
+	for _, w := range out.Writes {
+		for i, c := range w.Data {
+			if w.Strb>>i&1 == 0 {
+				continue
+			}
+			a := w.Addr + uint64(i)
+			inside := false
+			for _, s := range placed {
+				inside = inside || a-s.addr < s.n
+			}
+			if !inside {
+				return fmt.Errorf("host write at %#x outside the placed ranges %v", a, placed)
+			}
+			written[a] = c
+		}
+	}
+	n := 0
+	for _, s := range placed {
+		want := mem.Read(s.addr, int(s.n))
+		for i := range want {
+			c, ok := written[s.addr+uint64(i)]
+			if !ok || c != want[i] {
+				return fmt.Errorf("host octet %#x: wrote %#x (%t), model %#x (%d writes, placed %v)", s.addr+uint64(i), c, ok, want[i], len(out.Writes), placed)
+			}
+		}
+		n += int(s.n)
+	}
+	if len(written) > n {
+		return fmt.Errorf("%d octets written, %d placed", len(written), n)
 	}
 	return nil
 }

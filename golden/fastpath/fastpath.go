@@ -15,6 +15,7 @@ package fastpath
 
 import (
 	"crypto/sha256"
+	"math/bits"
 	"errors"
 	"fmt"
 
@@ -73,7 +74,10 @@ type Context struct {
 	Params  mpa.Half // markers, CRC, SeqStart
 	RcvNxt  uint32
 	Stream  ddp.StreamID
-	Ranges  []Range // sorted, at most MaxRanges, all beyond RcvNxt
+	// DDPVersion is the DDP version negotiated for the stream (the
+	// Placer's per-stream version; the RTL's context field [21:20]).
+	DDPVersion uint8
+	Ranges     []Range // sorted, at most MaxRanges, all beyond RcvNxt
 }
 
 // EventKind is what an Event reports.
@@ -127,11 +131,13 @@ type Engine struct {
 }
 
 // Index returns the context table slot of half connection t in a table of
-// slots entries (a power of two): the XOR of the addresses and the ports
-// folded to 16 bits, low bits (rtl/mpa_rx.v ctx_hash).
+// slots entries (a power of two): the XOR of the source address, the
+// destination address rotated left by 8 bits (so that the two halves of a
+// connection do not share a slot) and the ports, folded to 16 bits, low
+// bits (rtl/mpa_rx.v ctx_hash).
 func Index(t wire.FourTuple, slots int) int {
 	be := func(b [4]byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
-	x := be(t.SrcIP) ^ be(t.DstIP) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
+	x := be(t.SrcIP) ^ bits.RotateLeft32(be(t.DstIP), 8) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
 	h := (x >> 16) ^ (x & 0xffff)
 	return int(h) & (slots - 1)
 }
@@ -145,19 +151,30 @@ func New(p *ddp.Placer, window uint32) *Engine {
 // port). It reports false, and programs nothing, when t's slot holds another
 // half connection's context.
 func (e *Engine) SetContext(t wire.FourTuple, c Context) bool {
-	if e.Slots > 0 {
-		if e.owner == nil {
-			e.owner = map[int]wire.FourTuple{}
-		}
-		i := Index(t, e.Slots)
-		if o, ok := e.owner[i]; ok && o != t {
-			return false
-		}
-		e.owner[i] = t
+	if !e.Claim(t) {
+		return false
 	}
 	cp := c
 	cp.Ranges = append([]Range(nil), c.Ranges...)
 	e.ctx[t] = &cp
+	return true
+}
+
+// Claim reserves t's slot of the context table (and of the receive-queue
+// tables, which are per slot) for t. It reports false when the slot
+// belongs to another half connection.
+func (e *Engine) Claim(t wire.FourTuple) bool {
+	if e.Slots == 0 {
+		return true
+	}
+	if e.owner == nil {
+		e.owner = map[int]wire.FourTuple{}
+	}
+	i := Index(t, e.Slots)
+	if o, ok := e.owner[i]; ok && o != t {
+		return false
+	}
+	e.owner[i] = t
 	return true
 }
 

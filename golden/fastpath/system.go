@@ -41,7 +41,66 @@ type System struct {
 	// the RTL's configuration port receives), after it is made.
 	OnConfig func(t wire.FourTuple, c Context)
 
-	frame int
+	// STagSlots, when not zero, is the size of the hardware's STag table
+	// (STAG_COUNT): an STag lives in slot STag[31:8] mod STagSlots, and an
+	// STag whose slot holds another valid STag is not given to the
+	// hardware (an RNIC allocates STag indices so that this never
+	// happens). Set it before registering STags.
+	STagSlots int
+	// RQDepth, when not zero, is how many receive buffers per queue the
+	// hardware holds beyond the current MSN (RQ_DEPTH): software posts the
+	// others to the hardware as messages are delivered. Set it before
+	// posting.
+	RQDepth int
+	// Ops is every write software makes to the hardware's tables, in order
+	// (contexts, STags, receive buffers, current MSNs): what the RTL's
+	// configuration port receives. TakeOps empties it.
+	Ops []Op
+
+	frame    int
+	stagSlot map[int]uint32
+	rqs      map[rqKey]*hwQueue
+}
+
+// OpKind is the kind of a configuration write (docs/design.md section 4).
+type OpKind uint8
+
+// Configuration writes.
+const (
+	OpContext OpKind = iota // a context: Half, Ctx
+	OpSTag                  // an STag entry: STag, Stream, Base, Len, Valid
+	OpPost                  // a receive buffer: Half, QN, MSN, Stream, Base, Len
+	OpMSN                   // a queue's current MSN: Half, QN, MSN
+)
+
+// Op is one configuration write.
+type Op struct {
+	Kind      OpKind
+	Half      wire.FourTuple
+	Ctx       Context
+	STag      uint32
+	Stream    ddp.StreamID
+	Base, Len uint64
+	Valid     bool
+	QN, MSN   uint32
+}
+
+// TakeOps returns the configuration writes made since the last call.
+func (s *System) TakeOps() []Op {
+	ops := s.Ops
+	s.Ops = nil
+	return ops
+}
+
+type rqKey struct {
+	st ddp.StreamID
+	qn uint32
+}
+
+// hwQueue is what software holds of a receive queue for the hardware.
+type hwQueue struct {
+	posted  uint32      // buffers given to the hardware: MSNs 1 .. posted
+	pending [][2]uint64 // buffers not given yet: base, length
 }
 
 // NewSystem returns a system placing into mem, with the given receive
@@ -68,20 +127,84 @@ func (s *System) AddConn(c rx.ConnSpec) (i2r, r2i ddp.StreamID) { return s.SW.Ad
 // SetVersion sets the DDP version both placers accept by default.
 func (s *System) SetVersion(v uint8) { s.HWPlacer.Version, s.SWPlacer.Version = v, v }
 
-// RegisterSTag registers a tagged buffer in both engines' tables.
+// RegisterSTag registers a tagged buffer in both engines' tables (in the
+// hardware's when its slot is free, see STagSlots).
 func (s *System) RegisterSTag(stag uint32, st ddp.StreamID, base, length uint64) error {
+	if err := s.SWPlacer.RegisterSTag(stag, st, base, length); err != nil {
+		return err
+	}
+	if s.STagSlots > 0 {
+		if s.stagSlot == nil {
+			s.stagSlot = map[int]uint32{}
+		}
+		i := int(stag>>8) & (s.STagSlots - 1)
+		if o, ok := s.stagSlot[i]; ok && o != stag {
+			return nil
+		}
+		s.stagSlot[i] = stag
+	}
 	if err := s.HWPlacer.RegisterSTag(stag, st, base, length); err != nil {
 		return err
 	}
-	return s.SWPlacer.RegisterSTag(stag, st, base, length)
+	s.Ops = append(s.Ops, Op{Kind: OpSTag, STag: stag, Stream: st, Base: base, Len: length, Valid: true})
+	return nil
 }
 
-// PostRecv posts a receive buffer in both engines' tables.
+// InvalidateSTag invalidates an STag in both engines' tables.
+func (s *System) InvalidateSTag(stag uint32) {
+	s.SWPlacer.InvalidateSTag(stag)
+	s.HWPlacer.InvalidateSTag(stag)
+	if s.STagSlots == 0 || s.stagSlot[int(stag>>8)&(s.STagSlots-1)] == stag {
+		s.Ops = append(s.Ops, Op{Kind: OpSTag, STag: stag})
+	}
+}
+
+// PostRecv posts a receive buffer in both engines' tables (in the
+// hardware's when it holds fewer than RQDepth, else later).
 func (s *System) PostRecv(st ddp.StreamID, qn uint32, base, length uint64) error {
-	if err := s.HWPlacer.PostRecv(st, qn, base, length); err != nil {
+	if err := s.SWPlacer.PostRecv(st, qn, base, length); err != nil {
 		return err
 	}
-	return s.SWPlacer.PostRecv(st, qn, base, length)
+	if s.rqs == nil {
+		s.rqs = map[rqKey]*hwQueue{}
+	}
+	k := rqKey{st, qn}
+	q := s.rqs[k]
+	if q == nil {
+		q = &hwQueue{}
+		s.rqs[k] = q
+	}
+	q.pending = append(q.pending, [2]uint64{base, length})
+	s.refill(k, q)
+	return nil
+}
+
+// refill gives the hardware the pending buffers of a queue it has room for.
+func (s *System) refill(k rqKey, q *hwQueue) {
+	for len(q.pending) > 0 {
+		cur := s.HWPlacer.CurrentMSN(k.st, k.qn)
+		if s.RQDepth > 0 && q.posted+1-cur >= uint32(s.RQDepth) {
+			return
+		}
+		b := q.pending[0]
+		q.pending = q.pending[1:]
+		_ = s.HWPlacer.PostRecv(k.st, k.qn, b[0], b[1]) // qn was checked by the software placer
+		q.posted++
+		if h := s.streamHalf(k.st); s.HW.Claim(h) {
+			s.Ops = append(s.Ops, Op{Kind: OpPost, Half: h, Stream: k.st, QN: k.qn, MSN: q.posted,
+				Base: b[0], Len: b[1], Valid: true})
+		}
+	}
+}
+
+// streamHalf returns the half connection whose DDP stream is st.
+func (s *System) streamHalf(st ddp.StreamID) wire.FourTuple {
+	for _, h := range s.SW.Halves() {
+		if h.Stream == st {
+			return h.Tuple
+		}
+	}
+	return wire.FourTuple{}
 }
 
 // Frame runs one frame through the hardware and, when it hands the frame
@@ -98,6 +221,11 @@ func (s *System) Frame(b []byte) Result {
 		if res.Half != (wire.FourTuple{}) {
 			s.handBack(res.Half)
 			s.handBack(res.Half.Reverse())
+		}
+	}
+	for k, q := range s.rqs {
+		if len(q.pending) > 0 {
+			s.refill(k, q)
 		}
 	}
 	s.frame++
@@ -149,7 +277,18 @@ func (s *System) software(e *rx.Event) {
 	switch e.Kind {
 	case rx.Established:
 		st, _ := s.SW.Stream(e.Half)
-		s.config(e.Half, Context{Full: true, SWOwned: true, Params: s.halfParams(e.Half), RcvNxt: e.Seq, Stream: st})
+		var ver uint8
+		for _, h := range s.SW.Halves() {
+			if h.Tuple == e.Half {
+				ver = h.DDPVersion
+			}
+		}
+		s.HWPlacer.SetVersion(st, ver)
+		s.config(e.Half, Context{Full: true, SWOwned: true, Params: s.halfParams(e.Half), RcvNxt: e.Seq, Stream: st,
+			DDPVersion: ver})
+		for qn := uint32(0); qn < ddp.NumQueues && s.HW.Claim(e.Half); qn++ {
+			s.Ops = append(s.Ops, Op{Kind: OpMSN, Half: e.Half, QN: qn, MSN: s.HWPlacer.CurrentMSN(st, qn)})
+		}
 	case rx.MPAError:
 		if c, ok := s.HW.Context(e.Half); ok {
 			c.Err = true
@@ -158,6 +297,9 @@ func (s *System) software(e *rx.Event) {
 	case rx.Delivered:
 		if st, ok := s.SW.Stream(e.Half); ok {
 			s.HWPlacer.Deliver(st, e.DDP) // mirror: the MSN moves on in hardware too
+			if !e.DDP.Tagged && s.HW.Claim(e.Half) {
+				s.Ops = append(s.Ops, Op{Kind: OpMSN, Half: e.Half, QN: e.DDP.QN, MSN: s.HWPlacer.CurrentMSN(st, e.DDP.QN)})
+			}
 		}
 	}
 }
@@ -196,7 +338,11 @@ func (s *System) handBack(t wire.FourTuple) {
 // config writes a context as software does through the configuration port
 // (unless its table slot belongs to another half connection).
 func (s *System) config(t wire.FourTuple, c Context) {
-	if s.HW.SetContext(t, c) && s.OnConfig != nil {
+	if !s.HW.SetContext(t, c) {
+		return
+	}
+	s.Ops = append(s.Ops, Op{Kind: OpContext, Half: t, Ctx: c})
+	if s.OnConfig != nil {
 		s.OnConfig(t, c)
 	}
 }

@@ -15,14 +15,18 @@ import (
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
+// tables are the hardware's table sizes: contexts, STags, receive buffers
+// per queue (0: unlimited).
+type tables struct{ slots, stags, rq int }
+
 // newSystem loads a vector's setup into a hardware+software system.
-func newSystem(t *testing.T, v *vector.Vector, slots ...int) (*fastpath.System, *ddp.Memory) {
+func newSystem(t *testing.T, v *vector.Vector, tb ...tables) (*fastpath.System, *ddp.Memory) {
 	t.Helper()
-	n := 0
-	if len(slots) > 0 {
-		n = slots[0]
+	var n tables
+	if len(tb) > 0 {
+		n = tb[0]
 	}
-	s, err := v.Setup.NewFastpath(n)
+	s, err := v.Setup.NewFastpathTables(n.slots, n.stags, n.rq)
 	require.NoError(t, err)
 	return s, s.HWPlacer.Memory()
 }
@@ -67,14 +71,17 @@ func summarize(evs []rx.Event) outcome {
 // placed from the frames handed to it equals the golden receiver's result
 // over all frames: the same ULPDUs, placements, errors, deliveries (in
 // order) and final buffer contents; also with a 16-entry context table in
-// which half connections collide.
+// which half connections collide, and with the co-simulated RTL's table
+// sizes (256 STags, 8 receive buffers per queue) and smaller ones (4
+// buffers per queue: software refills the hardware's queues as messages
+// are delivered).
 func TestUnionEqualsGolden(t *testing.T) {
-	for _, slots := range []int{0, 16} {
-		t.Run(fmt.Sprintf("slots=%d", slots), func(t *testing.T) { testUnion(t, slots) })
+	for _, tb := range []tables{{0, 0, 0}, {16, 0, 0}, {1024, 256, 8}, {1024, 256, 4}} {
+		t.Run(fmt.Sprintf("slots=%d,stags=%d,rq=%d", tb.slots, tb.stags, tb.rq), func(t *testing.T) { testUnion(t, tb) })
 	}
 }
 
-func testUnion(t *testing.T, slots int) {
+func testUnion(t *testing.T, slots tables) {
 	dirs, err := vector.Dirs(filepath.Join("..", "..", "vectors"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)

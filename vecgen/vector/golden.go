@@ -242,12 +242,20 @@ func DropName(err error) string {
 // (0: unlimited), the connections added and the STags and receive buffers
 // registered in both engines' tables.
 func (s *Setup) NewFastpath(slots int) (*fastpath.System, error) {
+	return s.NewFastpathTables(slots, 0, 0)
+}
+
+// NewFastpathTables is NewFastpath with the hardware's STag table of
+// stagSlots entries and receive queues of rqDepth buffers (0: unlimited),
+// as fastpath.System's STagSlots and RQDepth.
+func (s *Setup) NewFastpathTables(slots, stagSlots, rqDepth int) (*fastpath.System, error) {
 	specs, err := s.ConnSpecs()
 	if err != nil {
 		return nil, err
 	}
 	sys := fastpath.NewSystem(ddp.NewMemory(), s.Receiver.Window)
 	sys.HW.Slots = slots
+	sys.STagSlots, sys.RQDepth = stagSlots, rqDepth
 	sys.SetVersion(s.Receiver.DDPVersion)
 	var streams [][2]ddp.StreamID
 	for _, c := range specs {

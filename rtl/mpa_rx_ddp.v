@@ -1,0 +1,308 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_ddp: stage E1 of the mpa_rx egress (docs/design.md section 5):
+ * per frame, in order, the VERDICT event, the DROP / ADVANCED / CONSUMED
+ * event, and for a PLACE frame the DDP checks (RFC 5041 section 7, in the
+ * order golden/ddp Placer.Place makes them) of each FPDU the walker
+ * recorded, against the STag table and the receive queues, with a PLACED
+ * or DDP_ERROR event per FPDU and a DELIVERED event for an in-order FPDU
+ * with L set that was placed. Each FPDU that is placed with a payload
+ * gives a placement descriptor to stage E2 (mpa_rx_place); each frame gives
+ * a token to E2 when E1 is done with it. The records of a frame that is not
+ * PLACE are discarded.
+ *
+ * Tables (written through the configuration port, ops 1-3 of section 4):
+ * STag table of STAG_COUNT entries at STag[31:8] mod STAG_COUNT; per
+ * context and QN the current MSN; per context, QN and MSN mod RQ_DEPTH a
+ * posted receive buffer.
+ *
+ * Latency: one cycle per event (while m_evt_tready), one lookup cycle per
+ * record of a PLACE frame, one cycle per record of any other frame.
+ */
+module mpa_rx_ddp #(
+    parameter IDX_BITS = 4,
+    parameter STAG_COUNT = 64,
+    parameter RQ_DEPTH = 4
+) (
+    input  wire                clk,
+    input  wire                rst,
+
+    // frames from the verdict queue (FWFT)
+    input  wire                f_valid,
+    output wire                f_ready,
+    input  wire [1:0]          f_verdict,
+    input  wire [3:0]          f_reason,
+    input  wire [1:0]          f_drop,
+    input  wire [IDX_BITS-1:0] f_idx,
+    input  wire [31:0]         f_seq,
+    input  wire [31:0]         f_end,
+    input  wire [15:0]         f_plen,
+    input  wire [31:0]         f_adv,
+    input  wire                f_inorder,
+    input  wire [15:0]         f_nrec,
+    input  wire [15:0]         f_beats,
+    input  wire [11:0]         f_stream,
+    input  wire [1:0]          f_dv,
+    input  wire                f_mk,
+    input  wire [8:0]          f_mph,
+    input  wire [15:0]         f_p0,
+
+    // walker records (FWFT)
+    input  wire                rec_valid,
+    output wire                rec_ready,
+    input  wire [15:0]         rec_lseq_w,
+    input  wire [15:0]         rec_ulen,
+    input  wire [7:0]          rec_ctrl,
+    input  wire [127:0]        rec_hdr,
+
+    // configuration ops 1-3
+    input  wire                cfg_valid,
+    input  wire [2:0]          cfg_op,
+    input  wire [15:0]         cfg_index,
+    input  wire [383:0]        cfg_data,
+    output wire                busy,
+
+    output wire [127:0]        m_evt_tdata,
+    output wire                m_evt_tvalid,
+    input  wire                m_evt_tready,
+
+    // to E2
+    output wire                tok_valid,
+    input  wire                tok_ready,
+    output wire [37:0]         tok_data,     // {ndesc, beats, reason, verdict}
+    output wire                desc_valid,
+    input  wire                desc_ready,
+    output wire [105:0]        desc_data     // {mk, mph, o_s, n, d}
+);
+
+localparam [1:0] V_PLACE = 2'd0, V_DROP = 2'd2;
+localparam [3:0] E_PLACED = 4'd1, E_DDP_ERROR = 4'd2, E_DELIVERED = 4'd3, E_DROP = 4'd4,
+                 E_ADVANCED = 4'd5, E_CONSUMED = 4'd6, E_VERDICT = 4'd7;
+// golden/ddp Kind
+localparam [3:0] K_SHORT = 4'd1, K_INV_STAG = 4'd2, K_BOUNDS = 4'd3, K_NOT_ASSOC = 4'd4, K_TO_WRAP = 4'd5,
+                 K_T_VERSION = 4'd6, K_INV_QN = 4'd7, K_NO_BUF = 4'd8, K_MSN_RANGE = 4'd9, K_INV_MO = 4'd10,
+                 K_TOO_LONG = 4'd11, K_U_VERSION = 4'd12;
+
+localparam SB = STAG_COUNT > 1 ? $clog2(STAG_COUNT) : 1;
+localparam RB = RQ_DEPTH > 1 ? $clog2(RQ_DEPTH) : 1;
+localparam QA = IDX_BITS + 2;       // receive-queue state address: {context, QN}
+localparam BA = IDX_BITS + 2 + RB;  // receive buffer address: {context, QN, MSN mod RQ_DEPTH}
+
+// ------------------------------------------------------------------ tables
+// STag entry: {valid, stag, stream, base, length}
+localparam ST_W = 1 + 32 + 12 + 64 + 64;
+// receive buffer: {valid, msn, stream, base, length[31:0]}
+localparam RQ_W = 1 + 32 + 12 + 64 + 32;
+reg [ST_W-1:0] stag_ram [0:STAG_COUNT-1];
+reg [31:0]     msn_ram  [0:(1<<QA)-1];
+reg [RQ_W-1:0] buf_ram  [0:(1<<BA)-1];
+
+// ------------------------------------------------------------------ control
+// phases: 0 VERDICT, 1 second event, 2 records: lookup, 3 records: FPDU event, 4 DELIVERED
+reg [2:0]  ph;
+reg [15:0] left;        // records of the frame still to take
+reg [15:0] ndesc;       // descriptors given for the frame
+wire place = f_verdict == V_PLACE;
+wire second = f_verdict == V_DROP || place;
+
+// the record at the head
+wire        r_t = rec_ctrl[7];
+wire        r_l = rec_ctrl[6];
+wire [1:0]  r_dv = rec_ctrl[1:0];
+wire [31:0] r_stag = rec_hdr[127:96];
+wire [63:0] r_to = rec_hdr[95:32];
+wire [31:0] r_qn = rec_hdr[95:64];
+wire [31:0] r_msn = rec_hdr[63:32];
+wire [31:0] r_mo = rec_hdr[31:0];
+
+// lookups, read in the lookup cycle
+reg [ST_W-1:0] st_q;
+reg [31:0]     cur_q;
+reg [RQ_W-1:0] bf_q;
+wire [QA-1:0] q_addr = {f_idx, r_qn[1:0]};
+wire [BA-1:0] b_addr = {f_idx, r_qn[1:0], r_msn[RB-1:0]};
+always @(posedge clk) begin
+    st_q <= stag_ram[r_stag[8 +: SB]];
+    cur_q <= msn_ram[q_addr];
+    bf_q <= buf_ram[b_addr];
+end
+
+// checks (golden/ddp Placer.Place order)
+wire [15:0] hlen = r_t ? 16'd14 : 16'd18;
+wire [15:0] n = rec_ulen - hlen;
+wire        st_valid = st_q[ST_W-1];
+wire [31:0] st_stag = st_q[ST_W-2 -: 32];
+wire [11:0] st_stream = st_q[139:128];
+wire [63:0] st_base = st_q[127:64];
+wire [63:0] st_len = st_q[63:0];
+wire        bf_valid = bf_q[RQ_W-1];
+wire [31:0] bf_msn = bf_q[RQ_W-2 -: 32];
+wire [11:0] bf_stream = bf_q[107:96];
+wire [63:0] bf_base = bf_q[95:32];
+wire [31:0] bf_len = bf_q[31:0];
+wire [64:0] to_last = {1'b0, r_to} + {49'd0, n} - 65'd1;   // TO + n - 1
+wire [31:0] msn_d = r_msn - cur_q;
+reg  [3:0]  kind;
+reg  [63:0] dest;
+always @* begin
+    kind = 4'd0;
+    dest = r_t ? st_base + r_to : bf_base + {32'd0, r_mo};
+    if (rec_ulen < hlen)
+        kind = K_SHORT;
+    else if (r_t) begin
+        if (r_dv != f_dv)
+            kind = K_T_VERSION;
+        else if (!st_valid || st_stag != r_stag)
+            kind = K_INV_STAG;
+        else if (st_stream != f_stream)
+            kind = K_NOT_ASSOC;
+        else if (n != 16'd0 && to_last[64])
+            kind = K_TO_WRAP;
+        else if (r_to > st_len || {48'd0, n} > st_len - r_to)
+            kind = K_BOUNDS;
+    end else begin
+        if (r_dv != f_dv)
+            kind = K_U_VERSION;
+        else if (r_qn > 32'd2)
+            kind = K_INV_QN;
+        else if (msn_d[31])
+            kind = K_MSN_RANGE;
+        else if (!bf_valid || bf_msn != r_msn || bf_stream != f_stream)
+            kind = K_NO_BUF;
+        else if (r_mo > bf_len)
+            kind = K_INV_MO;
+        else if ({16'd0, n} > bf_len - r_mo)
+            kind = K_TOO_LONG;
+    end
+end
+wire placed = kind == 4'd0;
+wire deliver = f_inorder && placed && r_l;
+wire need_desc = placed && n != 16'd0;
+
+// the FPDU's first payload octet in the frame: after the ULPDU_Length field
+// and the DDP header, and after a marker inside the header
+wire [15:0] o_len = f_p0 + {rec_lseq_w[13:0], 2'b00};
+wire [8:0]  to_mk = f_mph - o_len[8:0];            // octets to the next marker
+wire        hdr_mk = f_mk && {7'd0, to_mk} < hlen + 16'd2;
+wire [15:0] o_s = o_len + 16'd2 + hlen + (hdr_mk ? 16'd4 : 16'd0);
+
+// ------------------------------------------------------------------ outputs
+wire [31:0] lseq = f_seq + {16'd0, rec_lseq_w[13:0], 2'b00};
+wire [12-IDX_BITS-1:0] pad = 0;
+wire [127:0] ev_verdict = {E_VERDICT, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_verdict, f_reason, 24'd0};
+wire [127:0] ev_second = f_verdict == V_DROP ?
+        {E_DROP, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_drop, 4'd0, 24'd0} :
+    f_inorder ?
+        {E_ADVANCED, pad, f_idx, f_seq, f_adv, f_plen, 8'd0, 24'd0} :
+        {E_CONSUMED, pad, f_idx, f_seq, f_end, f_plen, 8'd0, 24'd0};
+wire [31:0] key = r_t ? r_stag : r_msn;
+wire [127:0] ev_fpdu = {placed ? E_PLACED : E_DDP_ERROR, pad, f_idx, lseq, key, rec_ulen, rec_ctrl, kind,
+                        r_t ? 2'b00 : r_qn[1:0], 18'd0};
+wire [127:0] ev_deliv = {E_DELIVERED, pad, f_idx, lseq, key, rec_ulen, rec_ctrl, 4'd0,
+                         r_t ? 2'b00 : r_qn[1:0], 18'd0};
+
+// (the token and descriptor FIFOs are sized never to fill; the events wait
+// for them all the same)
+assign m_evt_tvalid = f_valid && tok_ready &&
+                      (ph == 3'd0 || ph == 3'd1 || (ph == 3'd3 && (!need_desc || desc_ready)) || ph == 3'd4);
+assign m_evt_tdata = ph == 3'd0 ? ev_verdict : ph == 3'd1 ? ev_second : ph == 3'd3 ? ev_fpdu : ev_deliv;
+wire evt_ok = m_evt_tvalid && m_evt_tready;
+
+// record handshakes
+wire discard = f_valid && ph == 3'd2 && !place && left != 16'd0 && rec_valid;
+wire fpdu_done = f_valid && ph == 3'd3 && evt_ok;
+wire deliv_done = f_valid && ph == 3'd4 && evt_ok;
+assign rec_ready = discard || (fpdu_done && !deliver) || deliv_done;
+assign desc_valid = fpdu_done && need_desc;
+assign desc_data = {f_mk, f_mph, o_s, n, dest};
+assign busy = deliv_done && !r_t;
+
+// the frame ends in E1 (token to E2) in its last cycle
+wire last_rec = left == 16'd1;
+reg  fin;
+always @* begin
+    fin = 1'b0;
+    case (ph)
+    3'd0: fin = evt_ok && !second && f_nrec == 16'd0;
+    3'd1: fin = evt_ok && f_nrec == 16'd0;
+    3'd2: fin = left == 16'd0 || (!place && discard && last_rec);
+    3'd3: fin = fpdu_done && !deliver && last_rec;
+    3'd4: fin = deliv_done && last_rec;
+    default: fin = 1'b0;
+    endcase
+end
+wire fin_ok = f_valid && fin && tok_ready;
+assign tok_valid = f_valid && fin;
+assign tok_data = {ndesc + ((ph == 3'd3 && need_desc) ? 16'd1 : 16'd0), f_beats, f_reason, f_verdict};
+assign f_ready = fin_ok;
+
+always @(posedge clk) begin
+    if (f_valid) begin
+        case (ph)
+        3'd0: if (evt_ok) begin
+            left <= f_nrec;
+            ndesc <= 16'd0;
+            if (second)
+                ph <= 3'd1;
+            else if (f_nrec != 16'd0)
+                ph <= 3'd2;
+        end
+        3'd1: if (evt_ok && f_nrec != 16'd0)
+            ph <= 3'd2;
+        3'd2: begin
+            if (place) begin
+                if (rec_valid)
+                    ph <= 3'd3;        // the lookup is made this cycle
+            end else if (discard)
+                left <= left - 16'd1;
+        end
+        3'd3: if (fpdu_done) begin
+            if (need_desc)
+                ndesc <= ndesc + 16'd1;
+            if (deliver)
+                ph <= 3'd4;
+            else begin
+                left <= left - 16'd1;
+                ph <= 3'd2;
+            end
+        end
+        3'd4: if (deliv_done) begin
+            left <= left - 16'd1;
+            ph <= 3'd2;
+        end
+        default: ph <= 3'd0;
+        endcase
+        if (fin_ok)
+            ph <= 3'd0;
+    end
+    if (rst) begin
+        ph <= 3'd0;
+        left <= 16'd0;
+        ndesc <= 16'd0;
+    end
+end
+
+// ------------------------------------------------------------------ table writes
+always @(posedge clk) begin
+    if (cfg_valid && !busy && cfg_op == 3'd1)
+        stag_ram[cfg_index[SB-1:0]] <= {cfg_data[0], cfg_data[63:32], cfg_data[75:64], cfg_data[191:128],
+                                        cfg_data[255:192]};
+    if (cfg_valid && !busy && cfg_op == 3'd2)
+        buf_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0], cfg_data[32 +: RB]}] <=
+            {cfg_data[2], cfg_data[63:32], cfg_data[75:64], cfg_data[191:128], cfg_data[223:192]};
+    if (busy)
+        msn_ram[q_addr] <= cur_q + 32'd1;
+    else if (cfg_valid && cfg_op == 3'd3)
+        msn_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0]}] <= cfg_data[63:32];
+end
+
+wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], r_stag[7:0],
+                 r_stag[31:8+SB], to_last[63:0], msn_d[30:0], bf_len, rec_lseq_w[15:14]};
+
+endmodule
+
+`resetall

@@ -1,0 +1,218 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_place: stage E2 of the mpa_rx egress (docs/design.md section 5):
+ * reads each frame's stored beats in order and sends an exception frame
+ * unmodified to m_exc_axis, frees a dropped or ignored frame, and for a
+ * PLACE frame writes the DDP payload of every placed FPDU to host memory:
+ * the octets of the FPDU's payload region of the frame, markers skipped,
+ * go to [d, d+n) (placement descriptors from mpa_rx_ddp), one write per
+ * aligned DATA_WIDTH/8-octet host word, with byte strobes.
+ *
+ * Per cycle one beat is read, or at 256 and 512 bits one (beat, FPDU) pair;
+ * an FPDU whose payload ends in a beat where it also completes the word
+ * before takes one more cycle for its last write. Output is combinational
+ * from the FIFO heads and the pending-word register (latency 0).
+ */
+module mpa_rx_place #(
+    parameter DATA_WIDTH = 64,
+    parameter KEEP_WIDTH = DATA_WIDTH / 8
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire                  tok_valid,
+    output wire                  tok_ready,
+    input  wire [37:0]           tok_data,    // {ndesc, beats, reason, verdict}
+    input  wire                  desc_valid,
+    output wire                  desc_ready,
+    input  wire [105:0]          desc_data,   // {mk, mph, o_s, n, d}
+
+    input  wire [DATA_WIDTH-1:0] ff_data,
+    input  wire [KEEP_WIDTH-1:0] ff_keep,
+    input  wire                  ff_valid,
+    output wire                  ff_ready,
+
+    output wire [DATA_WIDTH-1:0] m_exc_axis_tdata,
+    output wire [KEEP_WIDTH-1:0] m_exc_axis_tkeep,
+    output wire                  m_exc_axis_tvalid,
+    input  wire                  m_exc_axis_tready,
+    output wire                  m_exc_axis_tlast,
+    output wire [3:0]            m_exc_axis_tuser,
+
+    output wire [63:0]           m_host_addr,
+    output wire [DATA_WIDTH-1:0] m_host_data,
+    output wire [KEEP_WIDTH-1:0] m_host_strb,
+    output wire                  m_host_valid,
+    input  wire                  m_host_ready
+);
+
+localparam LK = $clog2(KEEP_WIDTH);
+localparam [1:0] V_PLACE = 2'd0, V_EXC = 2'd1;
+
+wire [1:0]  t_verdict = tok_data[1:0];
+wire [3:0]  t_reason = tok_data[5:2];
+wire [15:0] t_beats = tok_data[21:6];
+wire [15:0] t_ndesc = tok_data[37:22];
+
+wire [63:0] q_d = desc_data[63:0];
+wire [15:0] q_n = desc_data[79:64];
+wire [15:0] q_os = desc_data[95:80];
+wire [8:0]  q_mph = desc_data[104:96];
+wire        q_mk = desc_data[105];
+
+reg [15:0] cnt;       // beats of the frame read
+reg [15:0] dgot;      // descriptors of the frame finished
+reg        started;   // the head descriptor's payload has begun
+reg [15:0] rem;       // its payload octets still to write
+reg [63:0] dn;        // and the address of the next one
+reg        fl;        // the pending word is the FPDU's last write
+reg        pv;
+reg [63:0] pa;
+reg [DATA_WIDTH-1:0] pd;
+reg [KEEP_WIDTH-1:0] ps;
+
+wire [15:0] ob = cnt << LK;
+wire is_place = t_verdict == V_PLACE;
+wire exc = t_verdict == V_EXC;
+wire has_desc = dgot != t_ndesc && desc_valid;
+wire [15:0] o_eff = started ? ob : q_os;
+wire [15:0] rem_eff = started ? rem : q_n;
+wire [63:0] dn_eff = started ? dn : q_d;
+
+// lanes of the beat that carry the FPDU's payload, and where they go
+reg [KEEP_WIDTH-1:0] taken;
+reg [LK:0]           n_taken;
+reg [DATA_WIDTH-1:0] r;
+reg [KEEP_WIDTH-1:0] s0, s1;
+reg [LK:0]           pre [0:KEEP_WIDTH-1];
+reg [LK:0]           slot [0:KEEP_WIDTH-1];
+reg [15:0]           o;
+reg [8:0]            mo;
+integer l, h;
+always @* begin
+    n_taken = 0;
+    for (l = 0; l < KEEP_WIDTH; l = l + 1) begin
+        o = ob + l[15:0];
+        mo = o[8:0] - q_mph;
+        pre[l] = n_taken;
+        taken[l] = o >= o_eff && !(q_mk && mo < 9'd4) && {{(15-LK){1'b0}}, n_taken} < rem_eff;
+        slot[l] = {1'b0, dn_eff[LK-1:0]} + n_taken;
+        if (taken[l])
+            n_taken = n_taken + 1'b1;
+    end
+    r = {DATA_WIDTH{1'b0}};
+    s0 = {KEEP_WIDTH{1'b0}};
+    s1 = {KEEP_WIDTH{1'b0}};
+    for (h = 0; h < KEEP_WIDTH; h = h + 1) begin
+        for (l = 0; l < KEEP_WIDTH; l = l + 1) begin
+            if (taken[l] && slot[l][LK-1:0] == h[LK-1:0]) begin
+                r[8*h +: 8] = ff_data[8*l +: 8];
+                if (slot[l][LK])
+                    s1[h] = 1'b1;
+                else
+                    s0[h] = 1'b1;
+            end
+        end
+    end
+end
+
+wire in_beat = is_place && !fl && has_desc && (started || {16'd0, q_os} < {16'd0, ob} + KEEP_WIDTH) && n_taken != 0;
+wire done_f = {{(15-LK){1'b0}}, n_taken} == rem_eff;
+wire straddle = |s1;
+wire [LK:0] end_slot = {1'b0, dn_eff[LK-1:0]} + n_taken;
+wire complete = end_slot[LK];
+wire wr = in_beat && (straddle || done_f || complete);
+wire [63:0] w0 = {dn_eff[63:LK], {LK{1'b0}}};
+reg  [DATA_WIDTH-1:0] merged;
+integer m;
+always @* begin
+    for (m = 0; m < KEEP_WIDTH; m = m + 1)
+        merged[8*m +: 8] = s0[m] ? r[8*m +: 8] : pd[8*m +: 8];
+end
+wire [KEEP_WIDTH-1:0] strb0 = s0 | (pv ? ps : {KEEP_WIDTH{1'b0}});
+
+// a beat is read unless, at more than 16 lanes, an FPDU ends in it and
+// another placed FPDU of the frame follows
+wire keep_beat = KEEP_WIDTH > 16 && in_beat && done_f && dgot + 16'd1 != t_ndesc;
+wire pass_ok = tok_valid && is_place && !fl && ff_valid && cnt != t_beats && (!wr || m_host_ready);
+wire flush_ok = tok_valid && is_place && fl && m_host_ready;
+wire read_beat = pass_ok && !keep_beat;
+wire last_beat = cnt + 16'd1 == t_beats;
+wire set_fl = pass_ok && in_beat && done_f && straddle;
+
+assign m_host_valid = tok_valid && is_place && (fl || (ff_valid && wr));
+assign m_host_addr = fl ? pa : w0;
+assign m_host_data = fl ? pd : merged;
+assign m_host_strb = fl ? ps : strb0;
+
+assign m_exc_axis_tvalid = tok_valid && exc && cnt != t_beats && ff_valid;
+assign m_exc_axis_tdata = ff_data;
+assign m_exc_axis_tkeep = ff_keep;
+assign m_exc_axis_tlast = last_beat;
+assign m_exc_axis_tuser = t_reason;
+
+wire other_ok = tok_valid && !is_place && cnt != t_beats && ff_valid && (!exc || m_exc_axis_tready);
+assign ff_ready = other_ok || read_beat;
+assign desc_ready = pass_ok && in_beat && done_f;
+wire empty_frame = tok_valid && t_beats == 16'd0;
+assign tok_ready = empty_frame || (other_ok && last_beat) || (read_beat && last_beat && !set_fl) ||
+                   (flush_ok && cnt == t_beats);
+
+always @(posedge clk) begin
+    if (ff_ready)
+        cnt <= cnt + 16'd1;
+    if (pass_ok && in_beat) begin
+        if (done_f) begin
+            dgot <= dgot + 16'd1;
+            started <= 1'b0;
+        end else begin
+            started <= 1'b1;
+            rem <= rem_eff - {{(15-LK){1'b0}}, n_taken};
+            dn <= dn_eff + {{(63-LK){1'b0}}, n_taken};
+        end
+        if (straddle) begin
+            pv <= 1'b1;
+            pa <= w0 + {{(63-LK){1'b0}}, 1'b1, {LK{1'b0}}};
+            pd <= r;
+            ps <= s1;
+        end else if (wr) begin
+            pv <= 1'b0;
+        end else begin
+            pv <= 1'b1;
+            pa <= w0;
+            pd <= merged;
+            ps <= strb0;
+        end
+        fl <= set_fl;
+    end
+    if (flush_ok) begin
+        fl <= 1'b0;
+        pv <= 1'b0;
+    end
+    if (tok_ready) begin
+        cnt <= 16'd0;
+        dgot <= 16'd0;
+    end
+    if (rst) begin
+        cnt <= 16'd0;
+        dgot <= 16'd0;
+        started <= 1'b0;
+        fl <= 1'b0;
+        pv <= 1'b0;
+        rem <= 16'd0;
+        dn <= 64'd0;
+        pa <= 64'd0;
+        pd <= {DATA_WIDTH{1'b0}};
+        ps <= {KEEP_WIDTH{1'b0}};
+    end
+end
+
+wire unused = &{1'b0, pa[LK-1:0], pre[0]};
+
+endmodule
+
+`resetall
