@@ -15,9 +15,9 @@ package fastpath
 
 import (
 	"crypto/sha256"
-	"math/bits"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
