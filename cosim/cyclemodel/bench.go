@@ -80,11 +80,16 @@ func NewReady(p Pattern, seed uint64) Ready {
 type Options struct {
 	Slots     int     // CONN_COUNT
 	STagCount int     // STAG_COUNT (the STag table index is STag[31:8] mod it)
+	RQDepth   int     // RQ_DEPTH: receive buffers per queue beyond the current MSN
 	Lanes     int     // DATA_WIDTH/8
 	Seed      uint64  // idle cycles and bad-FCS copies
 	GapProb   float64 // probability of idle cycles before a frame
 	MaxGap    int     // at most this many idle cycles
 	FCSBad    float64 // probability of a bad-FCS copy of a frame before it
+	// Noise is the probability, every 256 cycles while frames are in
+	// flight, of a context write to a slot no frame of the vector uses
+	// (configuration writes racing traffic: cfg_ready in verdict cycles).
+	Noise float64
 }
 
 // Report summarises a bench run.
@@ -104,6 +109,8 @@ type Report struct {
 // decides what it writes), observes the DUT's outputs and checks them.
 type Bench struct {
 	opt    Options
+	rng    *rand.Rand
+	free   []int // slots no frame uses (noise writes)
 	ready  Ready
 	events []Event
 	excs   []excFrame
@@ -165,6 +172,13 @@ func (b *Bench) drain(d DUT) error {
 		if n > 20_000_000 {
 			return fmt.Errorf("%w after %d cycles (cycle %d)", ErrStuck, n, d.Cycle())
 		}
+		if len(b.free) > 0 && b.rng.Float64() < b.opt.Noise {
+			slot := b.free[b.rng.IntN(len(b.free))]
+			t := wire.FourTuple{SrcIP: [4]byte{192, 0, 2, byte(b.rng.Uint32())}, SrcPort: uint16(b.rng.Uint32())}
+			if err := d.Config(OpContext, slot, EncodeContext(t, fastpath.Context{Full: b.rng.IntN(2) == 0, Stream: 4000 + ddp.StreamID(b.rng.IntN(64))})); err != nil {
+				return err
+			}
+		}
 		if err := d.Run(256); err != nil {
 			return err
 		}
@@ -183,7 +197,7 @@ func (b *Bench) drain(d DUT) error {
 func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	start := time.Now()
 	rep := Report{Vector: v.Setup.Name}
-	sys, err := v.Setup.NewFastpath(b.opt.Slots)
+	sys, err := v.Setup.NewFastpathTables(b.opt.Slots, b.opt.STagCount, b.opt.RQDepth)
 	if err != nil {
 		return rep, err
 	}
@@ -192,55 +206,54 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	type cw struct {
-		op, index int
-		d         CfgData
-	}
-	var writes []cw
-	sys.OnConfig = func(t wire.FourTuple, c fastpath.Context) {
-		writes = append(writes, cw{OpContext, fastpath.Index(t, b.opt.Slots), EncodeContext(t, c)})
-	}
-	// The DDP tables of the setup.
-	specs, err := v.Setup.ConnSpecs()
+	// Receive-queue writes (ops 2, 3) name a context slot; both halves of
+	// a connection hash to the same slot (fastpath.Index is symmetric), and
+	// the system also makes them for halves whose context the hardware
+	// never holds. Only the halves that the hardware ever holds get them
+	// (found by a dry run of the system).
+	inHW, err := hwHalves(v, b.opt)
 	if err != nil {
 		return rep, err
 	}
-	half := func(conn int, dir string) (wire.FourTuple, ddp.StreamID) {
-		t := specs[conn].Tuple
-		if dir == vector.R2I {
-			return t.Reverse(), ddp.StreamID(2*conn + 1)
-		}
-		return t, ddp.StreamID(2 * conn)
-	}
-	for _, s := range v.Setup.STags {
-		_, st := half(s.Conn, s.Dir)
-		writes = append(writes, cw{OpSTag, int(s.STag>>8) % b.opt.STagCount,
-			EncodeSTag(STagEntry{Valid: true, STag: s.STag, Stream: st, Base: s.Addr, Length: s.Len})})
-	}
-	for _, r := range v.Setup.Recvs {
-		t, st := half(r.Conn, r.Dir)
-		writes = append(writes, cw{OpPost, fastpath.Index(t, b.opt.Slots),
-			EncodeRecv(RecvEntry{QN: r.QN, Valid: true, MSN: r.MSN, Stream: st, Base: r.Addr, Length: uint32(r.Len)})})
-	}
+	// Software's writes to the hardware's tables (the setup's STags and
+	// receive buffers first) go to the configuration port when the DUT is
+	// idle.
 	flush := func() error {
-		if len(writes) == 0 {
+		ops := sys.TakeOps()
+		if len(ops) == 0 {
 			return nil
 		}
 		if err := b.drain(d); err != nil {
 			return err
 		}
-		for _, w := range writes {
-			if err := d.Config(w.op, w.index, w.d); err != nil {
+		for _, o := range ops {
+			if (o.Kind == fastpath.OpPost || o.Kind == fastpath.OpMSN) && !inHW[o.Half] {
+				continue
+			}
+			op, index, data := b.encodeOp(o)
+			if err := d.Config(op, index, data); err != nil {
 				return err
 			}
 		}
-		writes = writes[:0]
 		return nil
 	}
 	if err := flush(); err != nil {
 		return rep, err
 	}
 	rng := rand.New(rand.NewPCG(b.opt.Seed, 0xf4a3e))
+	b.rng = rand.New(rand.NewPCG(b.opt.Seed, 0x0c0f1))
+	used := map[int]bool{}
+	for _, f := range v.Frames {
+		if fl := ParseFields(f.Data); fl.Defined {
+			used[fastpath.Index(fl.Tuple, b.opt.Slots)] = true
+		}
+	}
+	b.free = b.free[:0]
+	for i := 0; i < b.opt.Slots; i++ {
+		if !used[i] {
+			b.free = append(b.free, i)
+		}
+	}
 	gap := func() int {
 		if rng.Float64() < b.opt.GapProb {
 			return 1 + rng.IntN(max(b.opt.MaxGap, 1))
@@ -295,6 +308,40 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// hwHalves returns the half connections whose context the hardware holds
+// at some point of the vector.
+func hwHalves(v *vector.Vector, o Options) (map[wire.FourTuple]bool, error) {
+	sys, err := v.Setup.NewFastpathTables(o.Slots, o.STagCount, o.RQDepth)
+	if err != nil {
+		return nil, err
+	}
+	in := map[wire.FourTuple]bool{}
+	for _, f := range v.Frames {
+		sys.Frame(f.Data)
+		for _, op := range sys.TakeOps() {
+			if op.Kind == fastpath.OpContext {
+				in[op.Half] = true
+			}
+		}
+	}
+	return in, nil
+}
+
+// encodeOp returns the configuration write of a table write of software.
+func (b *Bench) encodeOp(o fastpath.Op) (op, index int, d CfgData) {
+	switch o.Kind {
+	case fastpath.OpContext:
+		return OpContext, fastpath.Index(o.Half, b.opt.Slots), EncodeContext(o.Half, o.Ctx)
+	case fastpath.OpSTag:
+		return OpSTag, int(o.STag>>8) & (b.opt.STagCount - 1),
+			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
+	case fastpath.OpPost:
+		return OpPost, fastpath.Index(o.Half, b.opt.Slots),
+			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
+	}
+	return OpMSN, fastpath.Index(o.Half, b.opt.Slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
 }
 
 var verdictCode = map[fastpath.Verdict]int{fastpath.Place: VPlace, fastpath.Exception: VException, fastpath.Drop: VDrop, fastpath.Ignore: VIgnore}

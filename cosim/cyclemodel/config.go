@@ -57,7 +57,8 @@ func ipv4(v uint64) (ip [4]byte) {
 }
 
 // Entry is a context entry as the configuration port carries it (section
-// 3): the half connection it is for and its fastpath state.
+// 3, with the DDP version in [21:20]): the half connection it is for and
+// its fastpath state.
 type Entry struct {
 	Valid bool
 	Tuple wire.FourTuple
@@ -74,6 +75,7 @@ func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	d.SetField(4, 1, b2u(c.Params.Markers))
 	d.SetField(5, 1, b2u(c.Params.CRC))
 	d.SetField(8, 12, uint64(c.Stream))
+	d.SetField(20, 2, uint64(c.DDPVersion))
 	d.SetField(32, 32, uint64(c.Params.SeqStart))
 	d.SetField(64, 32, uint64(c.RcvNxt))
 	d.SetField(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
@@ -96,6 +98,7 @@ func DecodeContext(d CfgData) Entry {
 	e.Ctx.SWOwned = d.Field(3, 1) == 1
 	e.Ctx.Params = mpa.Half{Markers: d.Field(4, 1) == 1, CRC: d.Field(5, 1) == 1, SeqStart: uint32(d.Field(32, 32))}
 	e.Ctx.Stream = ddp.StreamID(d.Field(8, 12))
+	e.Ctx.DDPVersion = uint8(d.Field(20, 2))
 	e.Ctx.RcvNxt = uint32(d.Field(64, 32))
 	e.Tuple.SrcIP = ipv4(d.Field(96, 32))
 	e.Tuple.DstIP = ipv4(d.Field(128, 32))

@@ -11,17 +11,49 @@
 // and DDP placer are programmed only through the configuration port
 // (Step decodes cfg_* writes), so it follows software as the RTL does.
 //
-// Timing as modelled (section 5, with the readings chosen where the text
-// leaves a choice):
+// Readings of section 5 where the text leaves a choice (each one checked
+// against the RTL by cosim/rxlock):
 //   - s_axis_tready in cycle c is computed from the state at the start of
 //     c: fewer than 14 frames whose last beat was accepted before c and
 //     whose egress had not ended before c, and fewer than FIFO_DEPTH beats
-//     stored (a beat read in E2 in cycle c frees its place from c+1);
+//     stored, counting as free the place of the beat E2 starts to work on
+//     in c (a beat leaves the FIFO in the first cycle E2 works on it,
+//     whether or not its output is ready; in an extra write cycle E2
+//     already works on the next beat), or
+//     the frame being received holds all FIFO_DEPTH beats (it is taken
+//     whole and dropped, code 0; E2 frees the beats stored);
 //   - the verdict of a frame whose last beat is accepted in cycle a is
 //     taken in cycle a + L_WALK + 4, seeing configuration writes accepted
-//     before that cycle;
+//     before that cycle; it "writes a context" (cfg_ready low) when it
+//     changes it: PLACE, and the exceptions that hand the half connection
+//     to software;
 //   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
-//     the ready input is high.
+//     its ready input is high; an untagged DELIVERED updates the receive
+//     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
+//     with its last E2 cycle (the extra write cycle after its last beat
+//     when there is one);
+//   - walker records (one silent E1 cycle each for a frame that is not
+//     PLACE) are counted by Records with the context's marker settings, or
+//     markers off when the frame has no context; a frame that is not
+//     IPv4/TCP or whose lengths do not fit has none;
+//   - VERDICT and DROP of a frame with no IPv4/TCP header leave the
+//     header fields (index, sequence number, end, length) undefined
+//     (Out.EvtMask); bits a kind does not use are zero; PLACED, DDP_ERROR
+//     and DELIVERED carry the STag (ULPDU octets 2-5) or MSN (octets
+//     10-13) and QN (octet 9, bits 1:0) as the ULPDU holds them, whatever
+//     the DDP check found; a bad FCS drops a frame with code 0 before any
+//     other check;
+//   - at 256 and 512 bits, the "placed FPDUs" whose payload ends in a beat
+//     and that make the beat be handled again for the next one are those
+//     with a payload of n > 0 octets (the ones that write); the beat is
+//     freed in the last cycle that handles it.
+//
+// Situations the model does not cover are reported in Model.Err rather
+// than guessed: a context write to a frame's slot between its lookup and
+// its verdict, a DDP table write (ops 1-3) between a frame's verdict and
+// the end of its E1 (the model checks a frame's DDP headers at its
+// verdict), two contexts with one DDP stream, receive buffers posted out
+// of MSN order.
 package cyclemodel
 
 import (
@@ -115,6 +147,11 @@ type e2Step struct {
 
 // Frame is the model's record of one frame, kept for reports and tests.
 type Frame struct {
+	// E1Steps and E2Steps are the number of steps of its egress stages
+	// (cycles when nothing waits).
+	E1Steps, E2Steps int
+	// RQUpdate: one of its E1 events is an untagged DELIVERED.
+	RQUpdate bool
 	Seq      int    // frame number in arrival order
 	Last     uint64 // cycle its last beat was accepted
 	Verdict  uint64 // cycle of its verdict
@@ -129,13 +166,14 @@ type Frame struct {
 	Oversize bool
 	FCSBad   bool
 
-	data     []byte // every lane of every beat
-	size     int    // frame octets
-	beats    int    // beats received
-	stored   int    // beats in the FIFO
-	keepLast uint64
-	walk     WalkParams
-	slot     int
+	data       []byte // every lane of every beat
+	size       int    // frame octets
+	beats      int    // beats received
+	stored     int    // beats in the FIFO
+	keepLast   uint64
+	walk       WalkParams
+	walkFields Fields
+	slot       int
 
 	decided bool
 	e1      []e1Step
@@ -166,8 +204,15 @@ type Model struct {
 	posted       map[[2]uint32]uint32 // receive buffers posted per stream and QN
 	e1, e2       *Frame
 	e1Pos, e2Pos int
-	writeCtx     bool // the verdict of this cycle writes a context
+	e2FreedTo    int
+	e1Gate       func(uint64) bool    // analysis: holds E1 starts (nil: none)
+	bubble       func(*Frame, uint64) // analysis: an E1 start held  // E2 steps before this one have their beats out of the FIFO
+	writeCtx     bool                 // the verdict of this cycle writes a context
 
+	// E1Hold, when set, is asked before E1 starts a frame and holds the
+	// start for a cycle when it returns true: a hook for harnesses that
+	// study where an RTL departs from the contract (nil in lockstep).
+	E1Hold func(f *Frame, cycle uint64) bool
 	// Done receives every frame when its egress ends (optional).
 	Done func(*Frame)
 	// Err is the first situation the model does not cover (a configuration
@@ -227,11 +272,12 @@ func (m *Model) Step(in In) Out {
 	for _, f := range m.frames {
 		if !f.decided && f.Verdict == c {
 			m.decide(f)
+			f.E1Steps, f.E2Steps = len(f.e1), len(f.e2)
+			for _, st := range f.e1 {
+				f.RQUpdate = f.RQUpdate || st.rq
+			}
 		}
 	}
-
-	// Ingress.
-	out.Ready = m.inflight < MaxInflight && (m.occ < m.cfg.FIFODepth || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
 
 	// E1.
 	if m.e1 == nil {
@@ -240,6 +286,9 @@ func (m *Model) Step(in In) Out {
 				continue
 			}
 			if f.decided && c >= f.Verdict+2 {
+				if m.E1Hold != nil && m.E1Hold(f, c) {
+					break
+				}
 				m.e1, m.e1Pos = f, 0
 				f.E1Start = c
 			}
@@ -264,8 +313,8 @@ func (m *Model) Step(in In) Out {
 			if f.e2Begun {
 				continue
 			}
-			if f.e1Done {
-				m.e2, m.e2Pos = f, 0
+			if f.e1Done && c >= f.E1End+2 {
+				m.e2, m.e2Pos, m.e2FreedTo = f, 0, 0
 				f.e2Begun, f.E2Start = true, c
 			}
 			break
@@ -292,6 +341,23 @@ func (m *Model) Step(in In) Out {
 		}
 	}
 
+	if f := m.e2; f != nil {
+		// The beat E2 works on leaves the FIFO in the first cycle E2 works
+		// on it (an extra write cycle after a beat already works towards
+		// the next beat), and its place counts as free in that cycle.
+		j := m.e2Pos
+		for j < len(f.e2) && !f.e2[j].read {
+			j++
+		}
+		if j < len(f.e2) && j >= m.e2FreedTo {
+			m.occ--
+			m.e2FreedTo = j + 1
+		}
+	}
+
+	// Ingress.
+	out.Ready = m.inflight < MaxInflight && (m.occ < m.cfg.FIFODepth || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+
 	out.CfgReady = !m.writeCtx && !rqUpdate
 
 	// Clock edge.
@@ -308,9 +374,6 @@ func (m *Model) Step(in In) Out {
 		}
 	}
 	if f := m.e2; f != nil && e2Adv {
-		if f.e2[m.e2Pos].read {
-			m.occ--
-		}
 		m.e2Pos++
 		if m.e2Pos == len(f.e2) {
 			f.E2End, m.e2 = c, nil
@@ -362,9 +425,10 @@ func (m *Model) accept(in In) {
 	// The context lookup (walker parameters); a context write between
 	// here and the verdict is checked in config.
 	f.Fields = ParseFields(f.data[:f.size])
-	if f.Fields.Defined {
-		f.slot = fastpath.Index(f.Fields.Tuple, m.cfg.ConnCount)
-		if e := m.slots[f.slot]; e.Valid && e.Tuple == f.Fields.Tuple {
+	f.walkFields = WalkFields(f.data[:f.size])
+	if wf := f.walkFields; wf.Defined {
+		f.slot = fastpath.Index(wf.Tuple, m.cfg.ConnCount)
+		if e := m.slots[f.slot]; e.Valid && e.Tuple == wf.Tuple {
 			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
 		}
 	}
@@ -406,6 +470,7 @@ func (m *Model) configContext(index int, d CfgData) {
 	m.slots[index] = e
 	if e.Valid {
 		m.engine.SetContext(e.Tuple, e.Ctx)
+		m.placer.SetVersion(e.Ctx.Stream, e.Ctx.DDPVersion)
 	}
 }
 
@@ -458,7 +523,7 @@ func (m *Model) configMSN(index int, e RecvEntry) {
 		// Software delivered the current message itself.
 		h := ddp.Header{Last: true, QN: e.QN, MSN: cur}
 		if _, err := m.placer.Deliver(st, h); err != nil {
-			m.fail("current MSN: %v", err)
+			m.fail("current MSN %d (slot %d stream %d posted %v, cur %d): %v", e.MSN, index, st, m.posted, cur, err)
 		}
 	default:
 		m.fail("current MSN %d on QN %d, placer at %d (not modelled)", e.MSN, e.QN, cur)
@@ -535,7 +600,7 @@ func (m *Model) decide(f *Frame) {
 		m.placeSteps(f, res, hdr, logFrom)
 		return
 	}
-	for i := 0; i < Records(f.data, fl, f.walk, f.beats, m.lanes); i++ {
+	for i := 0; i < Records(f.data, f.walkFields, f.walk, f.beats, m.lanes); i++ {
 		f.e1 = append(f.e1, e1Step{})
 		f.Records++
 	}
@@ -569,6 +634,10 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 		}
 	}
 	f.e1 = append(f.e1, e1Step{event: true, evt: second.Encode(), mask: FullMask})
+	if n := Records(f.data, f.Fields, f.walk, f.beats, m.lanes); n != len(fpdus) {
+		m.fail("frame %d: %d FPDUs, the walker would record %d", f.Seq, len(fpdus), n)
+		return
+	}
 	if len(recs) != len(fpdus) {
 		m.fail("frame %d: %d FPDUs in the frame, fastpath reports %d", f.Seq, len(fpdus), len(recs))
 		return
@@ -633,3 +702,34 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 
 // Idle reports that no frame is being received or in flight.
 func (m *Model) Idle() bool { return m.cur == nil && len(m.frames) == 0 }
+
+// State describes the model's state after the last Step, for mismatch
+// reports.
+func (m *Model) State() string {
+	s := fmt.Sprintf("model after cycle %d: %d beats in the FIFO, %d frames in flight", m.cycle-1, m.occ, m.inflight)
+	if m.cur != nil {
+		s += fmt.Sprintf(", receiving frame %d (%d beats)", m.cur.Seq, m.cur.beats)
+	}
+	for _, f := range m.frames {
+		s += fmt.Sprintf("\n  frame %d: %v/%d, last beat %d, verdict %d, %d beats, %d records, e1 %d..%d (done %v), e2 from %d (begun %v), %d E1 steps, %d E2 steps",
+			f.Seq, f.Result.Verdict, f.Result.Reason, f.Last, f.Verdict, f.stored, f.Records, f.E1Start, f.E1End, f.e1Done, f.E2Start, f.e2Begun, len(f.e1), len(f.e2))
+	}
+	if m.e1 != nil {
+		s += fmt.Sprintf("\n  E1 at step %d of frame %d", m.e1Pos, m.e1.Seq)
+	}
+	if m.e2 != nil {
+		s += fmt.Sprintf("\n  E2 at step %d of frame %d (beats freed up to step %d):", m.e2Pos, m.e2.Seq, m.e2FreedTo)
+		for i := max(0, m.e2Pos-3); i < min(len(m.e2.e2), m.e2Pos+3); i++ {
+			st := m.e2.e2[i]
+			s += fmt.Sprintf(" [%d: beat %d read %v exc %v write %v]", i, st.beat, st.read, st.exc, st.write != nil)
+		}
+	}
+	return s
+}
+
+// InFlight returns the frames between their last beat and the end of their
+// egress, oldest first.
+func (m *Model) InFlight() []*Frame { return append([]*Frame(nil), m.frames...) }
+
+// Bytes returns the frame's octets.
+func (f *Frame) Bytes() []byte { return f.data[:f.size] }

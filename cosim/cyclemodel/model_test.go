@@ -75,7 +75,7 @@ func (l *cycleLog) run(n int) {
 }
 
 // A lone frame: VERDICT two cycles after the verdict (last beat + L_WALK
-// + 4), its beats on m_exc_axis from the next cycle, one per cycle;
+// + 4), its beats on m_exc_axis from two cycles later, one per cycle;
 // s_axis_tready never drops.
 func TestLoneFrameTiming(t *testing.T) {
 	for _, width := range []int{64, 128, 256, 512} {
@@ -112,7 +112,8 @@ func TestLoneFrameTiming(t *testing.T) {
 		require.Equal(t, []uint64{v + 2}, evts, "w%d", width)
 		require.Len(t, excs, beats)
 		for i, c := range excs {
-			assert.Equal(t, v+3+uint64(i), c, "w%d beat %d", width, i)
+			// E1 is the VERDICT cycle v+2; E2 starts two cycles after it.
+			assert.Equal(t, v+4+uint64(i), c, "w%d beat %d", width, i)
 		}
 		assert.Equal(t, f, got)
 		assert.True(t, l.outs[excs[len(excs)-1]].ExcLast)
@@ -278,10 +279,18 @@ func TestPlanWrites(t *testing.T) {
 		{"markers inside the payload: positions skip them", 8, 3,
 			[]Placement{{Addr: 0x300, Data: data(8), Pos: append(seq(2, 4), seq(10, 4)...)}},
 			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x300, strb: 0xff}, {read: true, beat: 2}}},
-		{"two placements in one beat (wide): one cycle each, never merged", 32, 2,
+		{"two placements end in one beat (wide): handled again for the second, never merged", 32, 2,
 			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(26, 4)}},
 			[]step{{beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0, write: true, addr: 0x400, strb: 0xf0},
 				{read: true, beat: 1}}},
+		{"wide: the next placement starts in a later beat: the beat is handled again without a write", 32, 3,
+			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(40, 4)}},
+			[]step{{beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0},
+				{read: true, beat: 1, write: true, addr: 0x400, strb: 0xf0}, {read: true, beat: 2}}},
+		{"narrow: a placement ends and the next one follows: one cycle per beat", 8, 6,
+			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(40, 4)}},
+			[]step{{read: true, beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 1}, {read: true, beat: 2},
+				{read: true, beat: 3}, {read: true, beat: 4}, {read: true, beat: 5, write: true, addr: 0x400, strb: 0xf0}}},
 		{"empty payload writes nothing", 8, 1, []Placement{{Addr: 0x500}},
 			[]step{{read: true, beat: 0}}},
 	}

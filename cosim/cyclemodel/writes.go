@@ -1,5 +1,7 @@
 package cyclemodel
 
+import "slices"
+
 // Placement is the payload of one FPDU that passed its DDP checks: placed
 // at [Addr, Addr+len(Data)), Data[i] taken from frame offset Pos[i].
 type Placement struct {
@@ -53,46 +55,46 @@ func splitWrites(p Placement, lanes int) []pendingWrite {
 }
 
 // PlanWrites returns the E2 cycles of a PLACE frame of the given number of
-// beats (section 5.4): each beat is read in one cycle, or in p cycles when
-// payload octets of p > 1 placements lie in it, one per placement; a write
-// goes out in the cycle that handles the beat holding its last octet,
-// except that the last write of a placement whose write before it goes out
-// in the same cycle takes one extra cycle right after, in which no beat is
-// read. Writes of different placements are never merged.
+// beats (section 5.4): each beat is read in one cycle; at 256 and 512 bits
+// (lanes >= 32) a beat in which the payload of a placement ends, when
+// another placement follows, is handled again for that next placement in
+// the next cycle (and so on). A write goes out in the cycle that handles
+// the beat holding its last octet, except that the last write of a
+// placement whose write before it goes out in the same cycle takes one
+// extra cycle right after, in which no beat is read. Writes of different
+// placements are never merged. Placements are in frame order, each with a
+// payload (empty ones write nothing and are skipped).
 func PlanWrites(beats, lanes int, ps []Placement) []E2Step {
+	ps = slices.DeleteFunc(slices.Clone(ps), func(p Placement) bool { return len(p.Data) == 0 })
 	writes := make([][]pendingWrite, len(ps))
-	inBeat := make([][]int, beats) // placements with payload octets in each beat
+	endBeat := make([]int, len(ps))
 	for j, p := range ps {
 		writes[j] = splitWrites(p, lanes)
-		last := -1
-		for _, pos := range p.Pos {
-			if b := pos / lanes; b != last && b < beats {
-				inBeat[b] = append(inBeat[b], j)
-				last = b
-			}
-		}
+		endBeat[j] = p.Pos[len(p.Pos)-1] / lanes
 	}
 	var steps []E2Step
-	next := make([]int, len(ps)) // next write of each placement
+	cur, next := 0, 0 // placement handled, its next write
 	for b := 0; b < beats; b++ {
-		js := inBeat[b]
-		if len(js) == 0 {
-			steps = append(steps, E2Step{Read: true, Beat: b})
-			continue
-		}
-		for i, j := range js {
+		for {
 			var mine []*HostWrite
-			for next[j] < len(writes[j]) && writes[j][next[j]].beat == b {
-				mine = append(mine, &writes[j][next[j]].w)
-				next[j]++
+			for cur < len(ps) && next < len(writes[cur]) && writes[cur][next].beat == b {
+				mine = append(mine, &writes[cur][next].w)
+				next++
 			}
-			st := E2Step{Read: i == len(js)-1, Beat: b}
+			again := lanes >= 32 && cur+1 < len(ps) && endBeat[cur] == b
+			st := E2Step{Read: !again, Beat: b}
 			if len(mine) > 0 {
 				st.Write = mine[0]
 			}
 			steps = append(steps, st)
 			for _, w := range mine[min(1, len(mine)):] {
 				steps = append(steps, E2Step{Beat: b, Write: w})
+			}
+			if cur < len(ps) && endBeat[cur] == b {
+				cur, next = cur+1, 0
+			}
+			if !again {
+				break
 			}
 		}
 	}

@@ -31,8 +31,11 @@ import (
 // Slots is CONN_COUNT of the co-simulation variants.
 const Slots = 1024
 
-// STagCount is STAG_COUNT of the co-simulation variants.
-const STagCount = 256
+// STAG_COUNT and RQ_DEPTH of the co-simulation variants.
+const (
+	STagCount = 256
+	RQDepth   = 8
+)
 
 // Widths are the DATA_WIDTHs with an mpa_rx co-simulation variant.
 var Widths = []int{64, 128}
@@ -291,7 +294,7 @@ func (r *RTL) step(n int) error {
 		var mm *cosim.Mismatch
 		if errors.As(err, &mm) {
 			return &Mismatch{Vector: r.Vector, Cycle: mm.Cycle, Signal: mm.Port,
-				Detail: fmt.Sprintf("rtl %s, model %s\n%s", mm.Actual, mm.Expected, mm.Context), Trace: mm.Trace}
+				Detail: fmt.Sprintf("rtl %s, model %s\n%s%s", mm.Actual, mm.Expected, mm.Context, r.a.m.State()), Trace: mm.Trace}
 		}
 		return err
 	}
@@ -402,8 +405,8 @@ type Options struct {
 
 // Bench returns the bench of a run.
 func (o Options) Bench() *cyclemodel.Bench {
-	return cyclemodel.NewBench(cyclemodel.Options{Slots: Slots, STagCount: STagCount, Lanes: o.Width / 8, Seed: o.Seed,
-		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02}, cyclemodel.NewReady(o.Pattern, o.Seed))
+	return cyclemodel.NewBench(cyclemodel.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
+		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.1}, cyclemodel.NewReady(o.Pattern, o.Seed))
 }
 
 // Run runs vector v through the RTL and the model in lockstep. On a

@@ -18,6 +18,7 @@ import (
 var (
 	traceDir = flag.String("trace", "", "directory for the waveform of a failing run (default: $MPARX_TRACE or the temporary directory)")
 	only     = flag.String("vector", "", "run only the vectors whose name contains this")
+	except   = flag.String("except", "", "leave out the vectors whose name contains this")
 	patterns = flag.String("patterns", "none,random,stalls", "backpressure patterns")
 )
 
@@ -34,7 +35,7 @@ func TestLockstep(t *testing.T) {
 	for _, d := range dirs {
 		v, err := vector.Load(d)
 		require.NoError(t, err)
-		if strings.Contains(v.Setup.Name, *only) {
+		if strings.Contains(v.Setup.Name, *only) && (*except == "" || !strings.Contains(v.Setup.Name, *except)) {
 			vs = append(vs, v)
 		}
 	}
