@@ -25,15 +25,7 @@ type Fields struct {
 // ParseFields returns the event fields of frame b. They are taken from the
 // header positions even when a checksum is wrong (a checksum DROP still
 // names its segment).
-func ParseFields(b []byte) Fields { return parseFields(b, true) }
-
-// WalkFields returns the fields the walker and the context lookup take from
-// frame b: those of ParseFields, also for an IPv4 packet that is not TCP or
-// is a fragment (its header is read as if it were TCP), as the parser marks
-// its payload words.
-func WalkFields(b []byte) Fields { return parseFields(b, false) }
-
-func parseFields(b []byte, tcpOnly bool) Fields {
+func ParseFields(b []byte) Fields {
 	var f Fields
 	if len(b) < 14 {
 		return f
@@ -56,7 +48,7 @@ func parseFields(b []byte, tcpOnly bool) Fields {
 	if ip[0]>>4 != 4 || ihl < 20 || total < ihl || total > len(ip) {
 		return f
 	}
-	if tcpOnly && (ip[9] != wire.ProtocolTCP || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0) {
+	if ip[9] != wire.ProtocolTCP || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
 		return f
 	}
 	tcp := ip[ihl:total]

@@ -35,7 +35,8 @@
 //   - walker records (one silent E1 cycle each for a frame that is not
 //     PLACE) are counted by Records with the context's marker settings, or
 //     markers off when the frame has no context; a frame that is not
-//     IPv4/TCP or whose lengths do not fit has none;
+//     IPv4/TCP (NOT_TCP) or whose lengths do not fit (DROP, malformed) has
+//     none (the RTL as of 5019620 walks some of them: see cosim/rxlock);
 //   - VERDICT and DROP of a frame with no IPv4/TCP header leave the
 //     header fields (index, sequence number, end, length) undefined
 //     (Out.EvtMask); bits a kind does not use are zero; PLACED, DDP_ERROR
@@ -166,14 +167,13 @@ type Frame struct {
 	Oversize bool
 	FCSBad   bool
 
-	data       []byte // every lane of every beat
-	size       int    // frame octets
-	beats      int    // beats received
-	stored     int    // beats in the FIFO
-	keepLast   uint64
-	walk       WalkParams
-	walkFields Fields
-	slot       int
+	data     []byte // every lane of every beat
+	size     int    // frame octets
+	beats    int    // beats received
+	stored   int    // beats in the FIFO
+	keepLast uint64
+	walk     WalkParams
+	slot     int
 
 	decided bool
 	e1      []e1Step
@@ -205,6 +205,7 @@ type Model struct {
 	e1, e2       *Frame
 	e1Pos, e2Pos int
 	e2FreedTo    int
+	lastE1       *Frame               // the frame that last ended E1
 	e1Gate       func(uint64) bool    // analysis: holds E1 starts (nil: none)
 	bubble       func(*Frame, uint64) // analysis: an E1 start held  // E2 steps before this one have their beats out of the FIFO
 	writeCtx     bool                 // the verdict of this cycle writes a context
@@ -371,6 +372,7 @@ func (m *Model) Step(in In) Out {
 		m.e1Pos++
 		if m.e1Pos == len(f.e1) {
 			f.e1Done, f.E1End, m.e1 = true, c, nil
+			m.lastE1 = f
 		}
 	}
 	if f := m.e2; f != nil && e2Adv {
@@ -425,8 +427,7 @@ func (m *Model) accept(in In) {
 	// The context lookup (walker parameters); a context write between
 	// here and the verdict is checked in config.
 	f.Fields = ParseFields(f.data[:f.size])
-	f.walkFields = WalkFields(f.data[:f.size])
-	if wf := f.walkFields; wf.Defined {
+	if wf := f.Fields; wf.Defined {
 		f.slot = fastpath.Index(wf.Tuple, m.cfg.ConnCount)
 		if e := m.slots[f.slot]; e.Valid && e.Tuple == wf.Tuple {
 			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
@@ -600,7 +601,7 @@ func (m *Model) decide(f *Frame) {
 		m.placeSteps(f, res, hdr, logFrom)
 		return
 	}
-	for i := 0; i < Records(f.data, f.walkFields, f.walk, f.beats, m.lanes); i++ {
+	for i := 0; i < Records(f.data, f.Fields, f.walk, f.beats, m.lanes); i++ {
 		f.e1 = append(f.e1, e1Step{})
 		f.Records++
 	}
@@ -733,3 +734,7 @@ func (m *Model) InFlight() []*Frame { return append([]*Frame(nil), m.frames...) 
 
 // Bytes returns the frame's octets.
 func (f *Frame) Bytes() []byte { return f.data[:f.size] }
+
+// LastE1 returns the frame that most recently ended its E1 stage (nil
+// before the first).
+func (m *Model) LastE1() *Frame { return m.lastE1 }

@@ -270,8 +270,12 @@ func (r *RTL) Push(frame []byte, gap int, fcsBad bool) {
 // Mismatch is a difference between the RTL and the model.
 type Mismatch struct {
 	Vector string
-	Cycle  uint64
+	Cycle  uint64 // simulation cycle (the model's cycle is 4 less: reset)
 	Signal string
+	RTL    string // the RTL's value, hexadecimal
+	Model  string // the model's value
+	// Known names the open issue the mismatch is (KnownIssues), or "".
+	Known  string
 	Detail string
 	Trace  string
 }
@@ -293,7 +297,7 @@ func (r *RTL) step(n int) error {
 	if err != nil {
 		var mm *cosim.Mismatch
 		if errors.As(err, &mm) {
-			return &Mismatch{Vector: r.Vector, Cycle: mm.Cycle, Signal: mm.Port,
+			return &Mismatch{Vector: r.Vector, Cycle: mm.Cycle, Signal: mm.Port, RTL: mm.Actual, Model: mm.Expected,
 				Detail: fmt.Sprintf("rtl %s, model %s\n%s%s", mm.Actual, mm.Expected, mm.Context, r.a.m.State()), Trace: mm.Trace}
 		}
 		return err
@@ -415,7 +419,7 @@ func (o Options) Bench() *cyclemodel.Bench {
 func Run(v *vector.Vector, o Options) (cyclemodel.Report, error) {
 	rep, err := run(v, o)
 	var mm *Mismatch
-	if err == nil || !errors.As(err, &mm) {
+	if err == nil || !errors.As(err, &mm) || mm.Known != "" {
 		return rep, err
 	}
 	dir := o.TraceDir
@@ -450,5 +454,38 @@ func run(v *vector.Vector, o Options, opts ...cosim.Option) (cyclemodel.Report, 
 		return cyclemodel.Report{Vector: v.Setup.Name}, err
 	}
 	defer r.Close()
-	return b.Run(v, r)
+	rep, err := b.Run(v, r)
+	var mm *Mismatch
+	if errors.As(err, &mm) {
+		for _, k := range KnownIssues {
+			if k.Match(mm, r.Model()) {
+				mm.Known = k.Name
+			}
+		}
+	}
+	return rep, err
 }
+
+// KnownIssue is a disagreement between the RTL and docs/design.md that is
+// reported and open: Match recognises its mismatch.
+type KnownIssue struct {
+	Name  string
+	Match func(mm *Mismatch, m *cyclemodel.Model) bool
+}
+
+// KnownIssues are the open disagreements. The lockstep test counts the runs
+// they stop and fails when one no longer shows at all (then it is fixed and
+// must be taken off this list).
+var KnownIssues = []KnownIssue{{
+	// A frame that is not IPv4/TCP (ARP, IPv4 UDP or ICMP) gets walker
+	// records in the RTL (one silent E1 cycle each), so the next frame's
+	// VERDICT comes a cycle late when E1 runs frames back to back; the
+	// contract counts the records "the walker recorded" and does not say
+	// which frames it walks, the model gives such frames none.
+	Name: "records of NOT_TCP frames",
+	Match: func(mm *Mismatch, m *cyclemodel.Model) bool {
+		f := m.LastE1()
+		return mm.Signal == "m_evt_tvalid" && mm.RTL == "0x0" && mm.Model == "0x1" && f != nil &&
+			f.Result.Reason == 1 && f.Records == 0 && f.E1End+4+1 == mm.Cycle
+	},
+}}

@@ -1,6 +1,7 @@
 package rxlock
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -42,6 +43,7 @@ func TestLockstep(t *testing.T) {
 	if !hostPort(t) {
 		t.Skip("mpa_rx has no m_host_* port yet: the E1/E2 egress of docs/design.md section 5 is not built")
 	}
+	known := map[string]int{}
 	for _, width := range Widths {
 		for _, p := range strings.Split(*patterns, ",") {
 			t.Run(fmt.Sprintf("w%d/%s", width, p), func(t *testing.T) {
@@ -50,6 +52,13 @@ func TestLockstep(t *testing.T) {
 				start := time.Now()
 				for i, v := range vs {
 					rep, err := Run(v, Options{Width: width, Pattern: cyclemodel.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
+					var mm *Mismatch
+					if errors.As(err, &mm) && mm.Known != "" {
+						t.Logf("%s: known issue %q at cycle %d (%s rtl %s model %s); the rest of this run is not checked",
+							v.Setup.Name, mm.Known, mm.Cycle, mm.Signal, mm.RTL, mm.Model)
+						known[mm.Known]++
+						continue
+					}
 					require.NoError(t, err)
 					cycles += rep.Cycles
 					beats += rep.Beats
@@ -58,6 +67,13 @@ func TestLockstep(t *testing.T) {
 				t.Logf("%d vectors, %d frames, %d beats in %d cycles (%.2f beats/cycle), %v",
 					len(vs), frames, beats, cycles, float64(beats)/float64(cycles), time.Since(start).Round(time.Millisecond))
 			})
+		}
+	}
+	if *only == "" && *except == "" && *patterns == "none,random,stalls" {
+		for _, k := range KnownIssues {
+			if known[k.Name] == 0 {
+				t.Errorf("known issue %q did not show in any run: if it is fixed, take it off rxlock.KnownIssues", k.Name)
+			}
 		}
 	}
 }
