@@ -628,7 +628,7 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) 
     .f_mk(vq_head[167+IDX_BITS]), .f_mph(vq_head[168+IDX_BITS +: 9]), .f_p0(vq_head[177+IDX_BITS +: 16]),
     .rec_valid(rec_valid), .rec_ready(rec_ready), .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl),
     .rec_hdr(rec_hdr),
-    .cfg_valid(cfg_valid), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
+    .cfg_valid(cfg_valid && cfg_ready), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
     .m_evt_tdata(m_evt_tdata), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
     .tok_valid(tok_push), .tok_ready(tok_in_ready), .tok_data(tok_in),
     .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
@@ -664,6 +664,51 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
 wire unused = &{1'b0, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
                  tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3]};
+
+`ifdef VERILATOR
+// Assertions (Verilator --assert; docs/robustness.md): queues whose writer
+// does not wait are never written full (frame records, walker parameters,
+// verdicts; tokens and descriptors are sized never to fill); the walker's
+// summary always meets its frame record; at most 14 frames in flight; E1
+// takes each frame's walker records as the frame's first to last record
+// (sum_nrec of them).
+reg  [15:0] a_rec;      // records E1 took of the frame at the verdict queue's head
+wire        a_take = rec_ready && rec_valid;
+wire [15:0] a_nrec = vq_head[137+IDX_BITS +: 16];
+always @(posedge clk) begin
+    if (a_take)
+        a_rec <= a_rec + 16'd1;
+    if (vq_pop)
+        a_rec <= 16'd0;
+    if (rst)
+        a_rec <= 16'd0;
+end
+always @(posedge clk) begin
+    if (!rst) begin
+        // the input contract (docs/design.md section 4): tkeep all ones but
+        // on the last beat, there contiguous from lane 0
+        assert (!beat_ok || s_axis_tlast || &s_axis_tkeep)
+            else $error("mpa_rx: s_axis_tkeep %h on a beat without tlast", s_axis_tkeep);
+        assert (!beat_ok || (s_axis_tkeep[0] && (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == {KEEP_WIDTH{1'b0}}))
+            else $error("mpa_rx: s_axis_tkeep %h not contiguous from lane 0", s_axis_tkeep);
+        assert (!ff_write || ff_in_ready) else $error("mpa_rx: frame FIFO written when full");
+        assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
+        assert (!(lk_pend || wp_push_nt) || wp_in_ready) else $error("mpa_rx: walker-parameter FIFO written when full");
+        assert (!v1 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
+        assert (!tok_push || tok_in_ready) else $error("mpa_rx: token FIFO full");
+        assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
+        assert (!sum_valid || info_valid) else $error("mpa_rx: walker summary without a frame record");
+        assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
+        assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
+        assert (!tok_pop || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
+        assert (!a_take || rec_first == (a_rec == 16'd0))
+            else $error("mpa_rx: record %0d of a frame has first=%b", a_rec, rec_first);
+        assert (!(a_take && rec_last) || a_rec + 16'd1 == a_nrec)
+            else $error("mpa_rx: last record of a frame is number %0d of %0d", a_rec + 16'd1, a_nrec);
+        assert (!(cfg_valid && cfg_ready) || !ddp_busy) else $error("mpa_rx: configuration write while busy");
+    end
+end
+`endif
 
 endmodule
 

@@ -303,6 +303,38 @@ end
 wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], r_stag[7:0],
                  r_stag[31:8+SB], to_last[63:0], msn_d[30:0], bf_len, rec_lseq_w[15:14]};
 
+`ifdef VERILATOR
+// Assertions (Verilator --assert; docs/robustness.md): a frame takes
+// exactly its f_nrec records (discarded or looked up), never one from an
+// empty record FIFO; the record looked up stays at the head until its
+// event; no configuration write arrives while a receive-queue update holds
+// the port; the descriptor FIFO is never written full.
+reg [15:0] a_taken;     // records taken of the frame at the head
+wire       a_take = rec_ready && rec_valid;
+always @(posedge clk) begin
+    if (a_take)
+        a_taken <= a_taken + 16'd1;
+    if (f_ready)
+        a_taken <= 16'd0;
+    if (rst)
+        a_taken <= 16'd0;
+end
+always @(posedge clk) begin
+    if (!rst) begin
+        assert (!rec_ready || rec_valid) else $error("mpa_rx_ddp: record FIFO read when empty");
+        assert (!a_take || a_taken < f_nrec)
+            else $error("mpa_rx_ddp: record %0d taken for a frame of %0d records", a_taken + 16'd1, f_nrec);
+        assert (!f_ready || a_taken + (a_take ? 16'd1 : 16'd0) == f_nrec)
+            else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), f_nrec);
+        assert (!f_ready || f_valid) else $error("mpa_rx_ddp: verdict queue read when empty");
+        assert (!(f_valid && (ph == 3'd3 || ph == 3'd4)) || rec_valid) else $error("mpa_rx_ddp: record looked up is gone");
+        assert (ph <= 3'd4) else $error("mpa_rx_ddp: phase %0d", ph);
+        assert (!(cfg_valid && busy)) else $error("mpa_rx_ddp: configuration write while a receive queue is updated");
+        assert (!desc_valid || desc_ready) else $error("mpa_rx_ddp: descriptor FIFO full");
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -213,6 +213,56 @@ end
 
 wire unused = &{1'b0, pa[LK-1:0], pre[0]};
 
+`ifdef VERILATOR
+// Assertions (Verilator --assert; docs/robustness.md): a host write only in
+// a PLACE frame, for the descriptor at the head (or, for the extra last
+// write, the one just finished), every strobe inside that FPDU's range
+// [d, d+n); FIFOs never read empty; a PLACE frame retires only when all its
+// descriptors are used.
+reg [63:0] a_d;     // range of the last descriptor finished (for fl)
+reg [15:0] a_n;
+always @(posedge clk) begin
+    if (desc_ready && desc_valid) begin
+        a_d <= q_d;
+        a_n <= q_n;
+    end
+end
+wire [63:0] a_lo = fl ? a_d : q_d;
+wire [15:0] a_len = fl ? a_n : q_n;
+reg        a_inside;
+reg [63:0] a_oct;
+integer    ai;
+always @* begin
+    a_inside = 1'b1;
+    for (ai = 0; ai < KEEP_WIDTH; ai = ai + 1) begin
+        a_oct = {m_host_addr[63:LK], ai[LK-1:0]};
+        if (m_host_strb[ai] && !(a_oct - a_lo < {48'd0, a_len}))
+            a_inside = 1'b0;
+    end
+end
+wire [15:0] a_dgot_next = dgot + ((desc_ready && desc_valid) ? 16'd1 : 16'd0);
+always @(posedge clk) begin
+    if (!rst) begin
+        if (m_host_valid) begin
+            assert (tok_valid && is_place) else $error("mpa_rx_place: host write outside a PLACE frame");
+            assert (fl || has_desc) else $error("mpa_rx_place: host write without a placement descriptor");
+            assert (m_host_strb != {KEEP_WIDTH{1'b0}}) else $error("mpa_rx_place: host write with no strobe");
+            assert (m_host_addr[LK-1:0] == {LK{1'b0}}) else $error("mpa_rx_place: host write address %h not aligned", m_host_addr);
+            assert (a_inside) else $error("mpa_rx_place: host write at %h strobes %h outside the placed range %h + %0d",
+                                           m_host_addr, m_host_strb, a_lo, a_len);
+        end
+        assert (!fl || pv) else $error("mpa_rx_place: last write pending without a word");
+        assert (started || fl || !pv) else $error("mpa_rx_place: a word of the previous FPDU is pending at a new FPDU");
+        assert (!desc_ready || desc_valid) else $error("mpa_rx_place: descriptor FIFO read when empty");
+        assert (!ff_ready || ff_valid) else $error("mpa_rx_place: frame FIFO read when empty");
+        assert (!tok_ready || tok_valid) else $error("mpa_rx_place: token FIFO read when empty");
+        assert (!tok_valid || cnt <= t_beats) else $error("mpa_rx_place: %0d beats read of a %0d-beat frame", cnt, t_beats);
+        assert (!(tok_ready && is_place) || a_dgot_next == t_ndesc)
+            else $error("mpa_rx_place: PLACE frame done with %0d of %0d descriptors", a_dgot_next, t_ndesc);
+    end
+end
+`endif
+
 endmodule
 
 `resetall
