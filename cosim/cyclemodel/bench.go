@@ -31,6 +31,8 @@ type DUT interface {
 	Cycle() uint64
 	// Beats returns the number of s_axis beats accepted.
 	Beats() uint64
+	// Model returns the cycle model.
+	Model() *Model
 }
 
 // Ready gives the ready inputs of the outputs for each cycle.
@@ -90,6 +92,11 @@ type Options struct {
 	// flight, of a context write to a slot no frame of the vector uses
 	// (configuration writes racing traffic: cfg_ready in verdict cycles).
 	Noise float64
+	// Oversize is the number of frames longer than the whole FIFO (ARP
+	// frames of FIFODepth+100 beats, dropped with code 0) put at random
+	// places of the vector.
+	Oversize  int
+	FIFODepth int // for Oversize (0: DefaultFIFODepth)
 }
 
 // Report summarises a bench run.
@@ -103,6 +110,7 @@ type Report struct {
 	Exceptions int
 	Writes     int // host writes
 	Elapsed    time.Duration
+	Stats      Stats // what the model saw exercised
 }
 
 // Bench drives a DUT with a vector's frames, plays software (fastpath.System
@@ -160,7 +168,7 @@ func (b *Bench) Observe(in In, out Out) {
 type expect struct {
 	frame  []byte
 	res    fastpath.Result
-	fcsBad bool
+	fcsBad bool        // dropped with code 0: a bad FCS, or longer than the FIFO
 	hw     []ddp.Write // its placements (hardware)
 }
 
@@ -206,15 +214,6 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	// Receive-queue writes (ops 2, 3) name a context slot; both halves of
-	// a connection hash to the same slot (fastpath.Index is symmetric), and
-	// the system also makes them for halves whose context the hardware
-	// never holds. Only the halves that the hardware ever holds get them
-	// (found by a dry run of the system).
-	inHW, err := hwHalves(v, b.opt)
-	if err != nil {
-		return rep, err
-	}
 	// Software's writes to the hardware's tables (the setup's STags and
 	// receive buffers first) go to the configuration port when the DUT is
 	// idle.
@@ -227,9 +226,6 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 			return err
 		}
 		for _, o := range ops {
-			if (o.Kind == fastpath.OpPost || o.Kind == fastpath.OpMSN) && !inHW[o.Half] {
-				continue
-			}
 			op, index, data := b.encodeOp(o)
 			if err := d.Config(op, index, data); err != nil {
 				return err
@@ -262,7 +258,21 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	}
 	var exp []expect
 	mem := sys.HWPlacer.Memory()
-	for _, f := range v.Frames {
+	over := map[int]bool{}
+	for i := 0; i < b.opt.Oversize; i++ {
+		over[rng.IntN(len(v.Frames))] = true
+	}
+	depth := b.opt.FIFODepth
+	if depth == 0 {
+		depth = DefaultFIFODepth
+	}
+	for fi, f := range v.Frames {
+		if over[fi] {
+			big := make([]byte, (depth+100)*b.opt.Lanes)
+			big[12], big[13] = 0x08, 0x06
+			exp = append(exp, expect{frame: big, fcsBad: true})
+			d.Push(big, gap(), false)
+		}
 		if rng.Float64() < b.opt.FCSBad {
 			exp = append(exp, expect{frame: f.Data, fcsBad: true})
 			d.Push(f.Data, gap(), true)
@@ -285,7 +295,7 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	if err := b.drain(d); err != nil {
 		return rep, err
 	}
-	rep.Frames, rep.Cycles, rep.Beats = len(exp), d.Cycle(), d.Beats()
+	rep.Frames, rep.Cycles, rep.Beats, rep.Stats = len(exp), d.Cycle(), d.Beats(), d.Model().Stats
 	rep.Events, rep.Exceptions, rep.Writes = len(b.events), len(b.excs), len(b.writes)
 	if err := b.check(exp); err != nil {
 		return rep, err
@@ -308,25 +318,6 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
-}
-
-// hwHalves returns the half connections whose context the hardware holds
-// at some point of the vector.
-func hwHalves(v *vector.Vector, o Options) (map[wire.FourTuple]bool, error) {
-	sys, err := v.Setup.NewFastpathTables(o.Slots, o.STagCount, o.RQDepth)
-	if err != nil {
-		return nil, err
-	}
-	in := map[wire.FourTuple]bool{}
-	for _, f := range v.Frames {
-		sys.Frame(f.Data)
-		for _, op := range sys.TakeOps() {
-			if op.Kind == fastpath.OpContext {
-				in[op.Half] = true
-			}
-		}
-	}
-	return in, nil
 }
 
 // encodeOp returns the configuration write of a table write of software.
@@ -477,4 +468,32 @@ func SameOutcome(golden, union []rx.Event) error {
 		}
 	}
 	return nil
+}
+
+// Add adds the counts of o to s.
+func (s *Stats) Add(o Stats) {
+	s.Cycles += o.Cycles
+	s.FullInflight += o.FullInflight
+	s.FullFIFO += o.FullFIFO
+	s.CfgBusyVerdict += o.CfgBusyVerdict
+	s.CfgBusyRQ += o.CfgBusyRQ
+	s.CfgWaited += o.CfgWaited
+	s.Overlap += o.Overlap
+	s.Events += o.Events
+	s.ExcBeats += o.ExcBeats
+	s.HostWrites += o.HostWrites
+	s.ExtraWrites += o.ExtraWrites
+	s.Stalled += o.Stalled
+	s.OversizeFrames += o.OversizeFrames
+	s.RecordCycles += o.RecordCycles
+	s.DDPLookups += o.DDPLookups
+}
+
+// String lists the counts.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d cycles: tready low %d (14 frames) + %d (FIFO full); cfg_ready low %d (verdict) + %d (queue), a write waited %d; "+
+		"E1/E2 overlap %d; %d events, %d exception beats, %d host writes (%d extra cycles); output stalled %d; "+
+		"%d record cycles, %d DDP lookups; %d oversize frames",
+		s.Cycles, s.FullInflight, s.FullFIFO, s.CfgBusyVerdict, s.CfgBusyRQ, s.CfgWaited, s.Overlap, s.Events, s.ExcBeats,
+		s.HostWrites, s.ExtraWrites, s.Stalled, s.RecordCycles, s.DDPLookups, s.OversizeFrames)
 }

@@ -104,3 +104,6 @@ func (d *ModelDUT) Cycle() uint64 { return d.M.Cycle() }
 
 // Beats returns the beats accepted.
 func (d *ModelDUT) Beats() uint64 { return d.beats }
+
+// Model returns the model.
+func (d *ModelDUT) Model() *Model { return d.M }

@@ -16,12 +16,14 @@
 //   - s_axis_tready in cycle c is computed from the state at the start of
 //     c: fewer than 14 frames whose last beat was accepted before c and
 //     whose egress had not ended before c, and fewer than FIFO_DEPTH beats
-//     stored, counting as free the place of the beat E2 starts to work on
-//     in c (a beat leaves the FIFO in the first cycle E2 works on it,
-//     whether or not its output is ready; in an extra write cycle E2
-//     already works on the next beat), or
-//     the frame being received holds all FIFO_DEPTH beats (it is taken
-//     whole and dropped, code 0; E2 frees the beats stored);
+//     stored, where the FIFO holds FIFO_DEPTH + 1 beats (as the RTL does:
+//     its first-word-fall-through output register; a frame of more than
+//     FIFO_DEPTH + 1 beats is dropped) and a beat's place is free from the
+//     cycle after the one in which E2 is done with it (its handshake, or
+//     its plain cycle); or
+//     the frame being received holds FIFO_DEPTH beats (the rest of it is
+//     taken; a beat that finds the FIFO full is discarded and the frame
+//     dropped, code 0; E2 frees the beats stored);
 //   - the verdict of a frame whose last beat is accepted in cycle a is
 //     taken in cycle a + L_WALK + 4, seeing configuration writes accepted
 //     before that cycle; it "writes a context" (cfg_ready low) when it
@@ -176,10 +178,30 @@ type Frame struct {
 	slot     int
 
 	decided bool
+	base    uint64 // FIFO position of its first beat (Model.stored then)
 	e1      []e1Step
 	e2      []e2Step
 	e1Done  bool
 	e2Begun bool
+}
+
+// Stats counts what a run exercised.
+type Stats struct {
+	Cycles         uint64
+	FullInflight   uint64 // cycles s_axis_tready was low for the 14-frame limit
+	FullFIFO       uint64 // ... for a full FIFO
+	CfgBusyVerdict uint64 // cycles cfg_ready was low for a verdict's context write
+	CfgBusyRQ      uint64 // ... for a receive-queue update
+	CfgWaited      uint64 // cycles a configuration write waited on cfg_ready
+	Overlap        uint64 // cycles E1 and E2 worked on different frames
+	Events         uint64 // m_evt handshakes
+	ExcBeats       uint64
+	HostWrites     uint64
+	ExtraWrites    uint64 // extra write cycles (section 5.4)
+	Stalled        uint64 // cycles an output valid waited on its ready
+	OversizeFrames uint64
+	RecordCycles   uint64 // silent E1 cycles of frames that are not PLACE
+	DDPLookups     uint64
 }
 
 // Model is the cycle model. Use New; drive it with Step once per cycle
@@ -196,7 +218,8 @@ type Model struct {
 	slots    []Entry
 	stags    map[int]STagEntry
 	cur      *Frame // frame being received
-	occ      int    // beats in the FIFO
+	stored   uint64 // beats ever stored in the FIFO
+	popped   uint64 // beats E2 was ever done with
 	inflight int
 	frames   []*Frame // last beat accepted, egress not ended, in order
 	nframes  int
@@ -204,11 +227,12 @@ type Model struct {
 	posted       map[[2]uint32]uint32 // receive buffers posted per stream and QN
 	e1, e2       *Frame
 	e1Pos, e2Pos int
-	e2FreedTo    int
-	lastE1       *Frame               // the frame that last ended E1
-	e1Gate       func(uint64) bool    // analysis: holds E1 starts (nil: none)
-	bubble       func(*Frame, uint64) // analysis: an E1 start held  // E2 steps before this one have their beats out of the FIFO
-	writeCtx     bool                 // the verdict of this cycle writes a context
+	lastE1       *Frame // the frame that last ended E1
+	// Stats counts what the run exercised.
+	Stats    Stats
+	e1Gate   func(uint64) bool    // analysis: holds E1 starts (nil: none)
+	bubble   func(*Frame, uint64) // analysis: an E1 start held  // E2 steps before this one have their beats out of the FIFO
+	writeCtx bool                 // the verdict of this cycle writes a context
 
 	// E1Hold, when set, is asked before E1 starts a frame and holds the
 	// start for a cycle when it returns true: a hook for harnesses that
@@ -315,7 +339,7 @@ func (m *Model) Step(in In) Out {
 				continue
 			}
 			if f.e1Done && c >= f.E1End+2 {
-				m.e2, m.e2Pos, m.e2FreedTo = f, 0, 0
+				m.e2, m.e2Pos = f, 0
 				f.e2Begun, f.E2Start = true, c
 			}
 			break
@@ -342,24 +366,54 @@ func (m *Model) Step(in In) Out {
 		}
 	}
 
-	if f := m.e2; f != nil {
-		// The beat E2 works on leaves the FIFO in the first cycle E2 works
-		// on it (an extra write cycle after a beat already works towards
-		// the next beat), and its place counts as free in that cycle.
-		j := m.e2Pos
-		for j < len(f.e2) && !f.e2[j].read {
-			j++
-		}
-		if j < len(f.e2) && j >= m.e2FreedTo {
-			m.occ--
-			m.e2FreedTo = j + 1
-		}
-	}
-
 	// Ingress.
-	out.Ready = m.inflight < MaxInflight && (m.occ < m.cfg.FIFODepth || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+	out.Ready = m.inflight < MaxInflight && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
 
 	out.CfgReady = !m.writeCtx && !rqUpdate
+
+	st := &m.Stats
+	st.Cycles++
+	if !out.Ready {
+		if m.inflight >= MaxInflight {
+			st.FullInflight++
+		} else {
+			st.FullFIFO++
+		}
+	}
+	if m.writeCtx {
+		st.CfgBusyVerdict++
+	}
+	if rqUpdate {
+		st.CfgBusyRQ++
+	}
+	if in.CfgValid && !out.CfgReady {
+		st.CfgWaited++
+	}
+	if m.e1 != nil && m.e2 != nil {
+		st.Overlap++
+	}
+	if out.EvtValid && in.EvtReady {
+		st.Events++
+	}
+	if out.ExcValid && in.ExcReady {
+		st.ExcBeats++
+	}
+	if out.HostValid && in.HostReady {
+		st.HostWrites++
+		if f := m.e2; !f.e2[m.e2Pos].read {
+			st.ExtraWrites++
+		}
+	}
+	if (out.EvtValid && !in.EvtReady) || (out.ExcValid && !in.ExcReady) || (out.HostValid && !in.HostReady) {
+		st.Stalled++
+	}
+	if f := m.e1; f != nil && !f.e1[m.e1Pos].event {
+		if f.Result.Verdict == fastpath.Place {
+			st.DDPLookups++
+		} else {
+			st.RecordCycles++
+		}
+	}
 
 	// Clock edge.
 	if in.Valid && out.Ready {
@@ -376,6 +430,9 @@ func (m *Model) Step(in In) Out {
 		}
 	}
 	if f := m.e2; f != nil && e2Adv {
+		if f.e2[m.e2Pos].read {
+			m.popped++ // E2 is done with the beat: its place is free from the next cycle
+		}
 		m.e2Pos++
 		if m.e2Pos == len(f.e2) {
 			f.E2End, m.e2 = c, nil
@@ -409,10 +466,13 @@ func (m *Model) accept(in In) {
 	copy(data, in.Data)
 	f.data = append(f.data, data...)
 	f.beats++
-	if f.stored < m.cfg.FIFODepth {
+	if !f.Oversize && m.stored-m.popped < uint64(m.capacity()) {
 		f.stored++
-		m.occ++
+		m.stored++
 	} else {
+		if !f.Oversize {
+			m.Stats.OversizeFrames++
+		}
 		f.Oversize = true
 	}
 	if !in.Last {
@@ -707,7 +767,7 @@ func (m *Model) Idle() bool { return m.cur == nil && len(m.frames) == 0 }
 // State describes the model's state after the last Step, for mismatch
 // reports.
 func (m *Model) State() string {
-	s := fmt.Sprintf("model after cycle %d: %d beats in the FIFO, %d frames in flight", m.cycle-1, m.occ, m.inflight)
+	s := fmt.Sprintf("model after cycle %d: %d beats in the FIFO, %d frames in flight", m.cycle-1, m.stored-m.popped, m.inflight)
 	if m.cur != nil {
 		s += fmt.Sprintf(", receiving frame %d (%d beats)", m.cur.Seq, m.cur.beats)
 	}
@@ -719,7 +779,7 @@ func (m *Model) State() string {
 		s += fmt.Sprintf("\n  E1 at step %d of frame %d", m.e1Pos, m.e1.Seq)
 	}
 	if m.e2 != nil {
-		s += fmt.Sprintf("\n  E2 at step %d of frame %d (beats freed up to step %d):", m.e2Pos, m.e2.Seq, m.e2FreedTo)
+		s += fmt.Sprintf("\n  E2 at step %d of frame %d:", m.e2Pos, m.e2.Seq)
 		for i := max(0, m.e2Pos-3); i < min(len(m.e2.e2), m.e2Pos+3); i++ {
 			st := m.e2.e2[i]
 			s += fmt.Sprintf(" [%d: beat %d read %v exc %v write %v]", i, st.beat, st.read, st.exc, st.write != nil)
@@ -738,3 +798,7 @@ func (f *Frame) Bytes() []byte { return f.data[:f.size] }
 // LastE1 returns the frame that most recently ended its E1 stage (nil
 // before the first).
 func (m *Model) LastE1() *Frame { return m.lastE1 }
+
+// capacity is the number of beats the frame FIFO holds: FIFO_DEPTH and the
+// output register.
+func (m *Model) capacity() int { return m.cfg.FIFODepth + 1 }

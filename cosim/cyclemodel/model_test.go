@@ -150,8 +150,9 @@ func TestInflightLimit(t *testing.T) {
 }
 
 // The frame FIFO: with m_exc_axis stalled the input stops when the FIFO
-// holds FIFO_DEPTH beats; a frame longer than the whole FIFO is taken
-// entirely and dropped (DROP code 0), its stored beats freed.
+// holds FIFO_DEPTH + 1 beats (its output register included); a frame
+// longer than the whole FIFO is taken entirely and dropped (DROP code 0),
+// its stored beats freed.
 func TestFIFODepth(t *testing.T) {
 	l := newLog(t, Config{DataWidth: 64, ConnCount: 16, FIFODepth: 32})
 	stall := true
@@ -161,7 +162,7 @@ func TestFIFODepth(t *testing.T) {
 	}
 	l.run(300)
 	require.Len(t, l.acc, 3)
-	assert.Equal(t, 32, l.m.occ)
+	assert.Equal(t, uint64(33), l.m.stored-l.m.popped, "FIFO_DEPTH beats and the output register")
 	assert.False(t, l.outs[299].Ready)
 	stall = false
 	l.run(300)

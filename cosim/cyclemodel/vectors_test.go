@@ -21,18 +21,20 @@ func TestVectorsModelOnly(t *testing.T) {
 		for _, p := range []Pattern{NoStall, Random50, Stalls} {
 			t.Run(fmt.Sprintf("w%d/%s", width, p), func(t *testing.T) {
 				var cycles, beats uint64
+				var st Stats
 				for _, dir := range dirs {
 					v, err := vector.Load(dir)
 					require.NoError(t, err)
-					opt := Options{Slots: 1024, STagCount: 256, RQDepth: 8, Lanes: width / 8, Seed: uint64(width), GapProb: 0.3, MaxGap: 20, FCSBad: 0.02, Noise: 0.2}
+					opt := Options{Slots: 1024, STagCount: 256, RQDepth: 8, Lanes: width / 8, Seed: uint64(width), GapProb: 0.3, MaxGap: 20, FCSBad: 0.02, Noise: 0.5, Oversize: 1}
 					b := NewBench(opt, NewReady(p, uint64(width)))
 					m := New(Config{DataWidth: width, ConnCount: 1024, DDPVersion: v.Setup.Receiver.DDPVersion, Window: v.Setup.Receiver.Window})
 					rep, err := b.Run(v, &ModelDUT{M: m, Bench: b})
 					require.NoError(t, err, "vector %s", v.Setup.Name)
 					cycles += rep.Cycles
 					beats += rep.Beats
+					st.Add(rep.Stats)
 				}
-				t.Logf("%d cycles, %d beats", cycles, beats)
+				t.Logf("%d cycles, %d beats; exercised: %v", cycles, beats, st)
 			})
 		}
 	}

@@ -219,7 +219,7 @@ func Open(width int, v *vector.Vector, bench *cyclemodel.Bench, opts ...cosim.Op
 		cosim.CompareWhen("m_exc_axis_tkeep", "m_exc_axis_tvalid"),
 		cosim.CompareWhen("m_exc_axis_tlast", "m_exc_axis_tvalid"),
 		cosim.CompareWhen("m_exc_axis_tuser", "m_exc_axis_tvalid"),
-		cosim.ReportWindow(8, 2, 4),
+		cosim.ReportWindow(8, 4, 4),
 	}
 	if p.hasHost {
 		ignore = append(ignore, cosim.Ignore("m_host_data"),
@@ -410,7 +410,7 @@ type Options struct {
 // Bench returns the bench of a run.
 func (o Options) Bench() *cyclemodel.Bench {
 	return cyclemodel.NewBench(cyclemodel.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
-		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.1}, cyclemodel.NewReady(o.Pattern, o.Seed))
+		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1}, cyclemodel.NewReady(o.Pattern, o.Seed))
 }
 
 // Run runs vector v through the RTL and the model in lockstep. On a

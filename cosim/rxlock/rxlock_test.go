@@ -49,6 +49,7 @@ func TestLockstep(t *testing.T) {
 			t.Run(fmt.Sprintf("w%d/%s", width, p), func(t *testing.T) {
 				var cycles, beats uint64
 				var frames int
+				var st cyclemodel.Stats
 				start := time.Now()
 				for i, v := range vs {
 					rep, err := Run(v, Options{Width: width, Pattern: cyclemodel.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
@@ -63,9 +64,11 @@ func TestLockstep(t *testing.T) {
 					cycles += rep.Cycles
 					beats += rep.Beats
 					frames += rep.Frames
+					st.Add(rep.Stats)
 				}
 				t.Logf("%d vectors, %d frames, %d beats in %d cycles (%.2f beats/cycle), %v",
 					len(vs), frames, beats, cycles, float64(beats)/float64(cycles), time.Since(start).Round(time.Millisecond))
+				t.Logf("exercised: %v", st)
 			})
 		}
 	}
