@@ -4,7 +4,7 @@ GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
 
-.PHONY: all deps test lint lint-go run bench fuzz-short clean
+.PHONY: all deps test lint lint-go run bench bench-rtl fuzz-short clean
 
 all: test
 
@@ -38,6 +38,12 @@ clean: clean-rtl
 # Go benchmarks of the golden model, each reported against its baseline.
 bench:
 	$(GO) test -run '^$$' -bench 'ReceiverAligned' -benchtime 3s ./golden/rx
+
+# The receiver RTL on aligned traffic: input utilisation (beats accepted per
+# cycle, frames back to back) and latency at three frame sizes and both
+# co-simulated widths.
+bench-rtl: deps $(SIM_LIBS)
+	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rxtop | grep -E '^\s+throughput_test.go:[0-9]+: (width|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
 
 # The main job: replay every built-in conformance vector and print the report.
 run: deps $(SIM_LIBS)

@@ -513,7 +513,7 @@ always @* begin
             reason = R_UNALIGNED;
         else if (!inorder && !(c_m && c_c))
             reason = R_OOO;
-        else if (!v1_grid || !v1_whole)
+        else if (!v1_grid || !v1_whole || i_plen[1:0] != 2'd0)   // FPDUs are whole words
             reason = R_UNALIGNED;
         else if (!inorder && !v1_first_marker)
             reason = R_OOO;

@@ -251,7 +251,7 @@ always @* begin
         end else
             cls = 2'd1;
     end else if (flen < ipoff + 16'd20 || c_ver != 4'd4 || c_ihl < 4'd5 ||
-                 c_tlen < ihl_o || flen < ipoff + c_tlen) begin
+                 c_tlen < ihl_o || {1'b0, flen} < {1'b0, ipoff} + {1'b0, c_tlen}) begin
         cls = 2'd2; drop = 2'd1;
     end else if (ip_fold != 16'hffff) begin
         cls = 2'd2; drop = 2'd2;

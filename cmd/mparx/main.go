@@ -3,7 +3,7 @@
 // Usage:
 //
 //	mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-//	mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR
+//	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128] FILE.pcap|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors): the
 // golden receiver against the vector's expected results, and (engine rtl,
@@ -26,11 +26,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 
+	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/vector"
@@ -41,7 +43,7 @@ func main() {
 }
 
 const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-       mparx replay [--json] [--permissive] [--engine golden] FILE.pcap|VECTOR_DIR`
+       mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128] FILE.pcap|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad
 // usage or unreadable input).
@@ -57,7 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print one JSON object per event (the expected.jsonl format of vectors)")
 	permissive := fs.Bool("permissive", false, "accept MPA Rev 0 startup frames (RFC 5044 Appendix C)")
-	engine := fs.String("engine", "golden", "receiver engine: golden")
+	engine := fs.String("engine", "golden", "golden: the golden receiver; rtl: the RTL receiver (Verilator) with the software slow path, checked frame by frame against the hardware model")
+	width := fs.Int("width", 64, "DATA_WIDTH of the RTL (engine rtl)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -65,7 +68,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
-	if *engine != "golden" {
+	switch {
+	case *engine == "rtl" && !slices.Contains(rxtop.Widths, *width):
+		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rxtop.Widths)
+		return 2
+	case *engine == "rtl":
+		return replayRTL(fs.Arg(0), *width, *jsonOut, *permissive, stdout, stderr)
+	case *engine != "golden":
 		fmt.Fprintf(stderr, "mparx: engine %q is not available\n", *engine)
 		return 2
 	}

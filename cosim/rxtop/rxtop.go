@@ -103,6 +103,15 @@ type RTL struct {
 	writes []HostWrite
 	active bool // an output fired in the last batch
 	pushed int  // beats queued since the last Drain
+
+	// countReady, when positive, counts down the cycles with s_axis_tready
+	// high (the source offers a beat in every cycle while it has one);
+	// lastReady is the cycle in which it reached zero, that is when the
+	// last of that many beats was accepted. lastWrite is the cycle of the
+	// last host write.
+	countReady int
+	lastReady  uint64
+	lastWrite  uint64
 }
 
 // Open opens an mpa_rx variant of the given width and resets it.
@@ -152,8 +161,14 @@ func (r *RTL) run(n int) {
 	p := r.p
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
 	r.active = false
+	base := r.sim.Cycle() - uint64(n)
 	for c := 0; c < n; c++ {
 		in, out := r.in[c*iw:(c+1)*iw], r.out[c*ow:(c+1)*ow]
+		if r.countReady > 0 && p["s_axis_tready"].Bit(out) {
+			if r.countReady--; r.countReady == 0 {
+				r.lastReady = base + uint64(c)
+			}
+		}
 		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
 			r.events = append(r.events, decode(p["m_evt_tdata"].Slice(out)))
 			r.active = true
@@ -164,6 +179,7 @@ func (r *RTL) run(n int) {
 				Data: p["m_host_data"].AppendBytes(nil, out)[:r.lane],
 				Strb: p["m_host_strb"].Get(out),
 			})
+			r.lastWrite = base + uint64(c)
 			r.active = true
 		}
 		if p["m_exc_axis_tvalid"].Bit(out) && p["m_exc_axis_tready"].Bit(in) {
@@ -355,7 +371,6 @@ type Report struct {
 // It returns the first disagreement as an error.
 func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
-	start := time.Now()
 	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
 	if err != nil {
 		return rep, err
@@ -365,6 +380,34 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	frames := make([][]byte, len(v.Frames))
+	for i, f := range v.Frames {
+		frames[i] = f.Data
+	}
+	rep, err = RunSystem(sys, frames, width, func(_ int, b []byte) { g.Receiver.Frame(b) }, opts...)
+	rep.Vector = v.Setup.Name
+	if err != nil {
+		return rep, err
+	}
+	if err := sameOutcome(golden, sys.Events); err != nil {
+		return rep, err
+	}
+	for _, e := range golden {
+		if e.Kind == rx.ULPDU {
+			rep.FPDUs++
+		}
+	}
+	return rep, nil
+}
+
+// RunSystem runs frames through the RTL of the given width beside sys (the
+// hardware model and the software slow path), one frame at a time, and
+// programs the RTL with every configuration write software makes. Each
+// frame's outputs must be what the model's hardware did with it. before,
+// when not nil, is called with each frame before it runs.
+func RunSystem(sys *fastpath.System, frames [][]byte, width int, before func(i int, b []byte), opts ...cosim.Option) (Report, error) {
+	rep := Report{Frames: len(frames)}
+	start := time.Now()
 	r, err := Open(width, opts...)
 	if err != nil {
 		return rep, err
@@ -376,15 +419,17 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 		}
 	}
 	mem := sys.HWPlacer.Memory()
-	for i, f := range v.Frames {
-		g.Receiver.Frame(f.Data)
-		res := sys.Frame(f.Data)
-		r.Frame(f.Data)
+	for i, f := range frames {
+		if before != nil {
+			before(i, f)
+		}
+		res := sys.Frame(f)
+		r.Frame(f)
 		out, err := r.Drain()
 		if err != nil {
 			return rep, fmt.Errorf("frame %d: %w", i, err)
 		}
-		if err := compare(res, f.Data, out, mem); err != nil {
+		if err := compare(res, f, out, mem); err != nil {
 			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
 		}
 		rep.Writes += len(out.Writes)
@@ -400,18 +445,10 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 			}
 		}
 	}
+	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats(), time.Since(start)
 	if sys.Err != nil {
 		return rep, sys.Err
 	}
-	if err := sameOutcome(golden, sys.Events); err != nil {
-		return rep, err
-	}
-	for _, e := range golden {
-		if e.Kind == rx.ULPDU {
-			rep.FPDUs++
-		}
-	}
-	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats(), time.Since(start)
 	return rep, nil
 }
 

@@ -106,8 +106,14 @@ type hwQueue struct {
 // NewSystem returns a system placing into mem, with the given receive
 // window (0: rx.DefaultWindow).
 func NewSystem(mem *ddp.Memory, window uint32) *System {
-	if window == 0 {
-		window = rx.DefaultWindow
+	return NewSystemConfig(mem, rx.Config{Window: window})
+}
+
+// NewSystemConfig is NewSystem with the software receiver's configuration
+// (Window, Auto, Policy; its Placer, Digests and OnEvent are the system's).
+func NewSystemConfig(mem *ddp.Memory, cfg rx.Config) *System {
+	if cfg.Window == 0 {
+		cfg.Window = rx.DefaultWindow
 	}
 	s := &System{
 		HWPlacer: ddp.NewPlacer(mem),
@@ -115,8 +121,9 @@ func NewSystem(mem *ddp.Memory, window uint32) *System {
 		Verdicts: map[Verdict]int{},
 		Reasons:  map[Reason]int{},
 	}
-	s.HW = New(s.HWPlacer, window)
-	s.SW = rx.New(rx.Config{Window: window, Placer: s.SWPlacer, Digests: true, OnEvent: s.software})
+	s.HW = New(s.HWPlacer, cfg.Window)
+	cfg.Placer, cfg.Digests, cfg.OnEvent = s.SWPlacer, true, s.software
+	s.SW = rx.New(cfg)
 	return s
 }
 
