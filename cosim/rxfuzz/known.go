@@ -1,10 +1,7 @@
 package rxfuzz
 
 import (
-	"encoding/binary"
 	"regexp"
-
-	"github.com/mparx/mparx/golden/wire"
 )
 
 // Known is a disagreement between the RTL and the model that the fuzzer
@@ -29,45 +26,12 @@ type Known struct {
 }
 
 // KnownBugs are the open bugs.
+// Fixed, kept as regression cases in testdata: ip-total-length-wrap
+// (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits) and
+// payload-length-mod-4 (rtl/mpa_rx.v now takes a payload that is not whole
+// words as UNALIGNED; cases payload-tail-in-padding and
+// payload-tail-partial-word).
 var KnownBugs = []Known{
-	{
-		// rtl/mpa_rx_parse.v tests "flen < ipoff + c_tlen" in 16 bits
-		// (CNT_BITS): an IPv4 total length of 65,522 or more (65,518 behind
-		// an 802.1Q tag) wraps the sum, the frame is not seen as shorter
-		// than its total length, and it is dropped as a TCP checksum error
-		// (drop code 3, payload length from the bogus total) where
-		// golden/wire reports it malformed (code 1).
-		Name:   "ip-total-length-wrap",
-		Static: true,
-		Match: func(b []byte) bool {
-			ipo := 14
-			if len(b) >= 18 && binary.BigEndian.Uint16(b[12:]) == wire.EtherTypeVLAN {
-				ipo = 18
-			}
-			if len(b) < ipo+20 || binary.BigEndian.Uint16(b[ipo-2:]) != wire.EtherTypeIPv4 {
-				return false
-			}
-			return ipo+int(binary.BigEndian.Uint16(b[ipo+2:])) > 0xffff
-		},
-	},
-	{
-		// The walker sees the TCP payload as whole 4-octet words
-		// (mpa_rx_parse w_pmask: "the last may be partial") and nothing
-		// checks the payload length modulo 4. An FPDU is always a multiple
-		// of 4 octets, so a payload of 4k+1..4k+3 octets is never whole
-		// FPDUs and golden/fastpath hands it to software as UNALIGNED; the
-		// RTL instead walks the last FPDU into the partial word: with
-		// Ethernet padding after the payload that completes it, the frame
-		// is PLACEd (CRC checked over octets outside the TCP segment; case
-		// payload-tail-in-padding), and with the frame ending there the
-		// missing octets fail the CRC and the reason is MPA_CHECK (9)
-		// instead of UNALIGNED (6) (case payload-tail-partial-word).
-		Name: "payload-length-mod-4",
-		Match: func(b []byte) bool {
-			f, err := wire.Parse(b)
-			return err == nil && len(f.Payload)%4 != 0
-		},
-	},
 	{
 		// golden/fastpath System (the model's hardware and software
 		// hand-over), not the RTL: after the hardware placed a segment out

@@ -180,6 +180,9 @@ type Case struct {
 	// test then requires the stream still to fail (and says to clear Open
 	// when it passes).
 	Open string `json:"open,omitempty"`
+	// Fixed, when set, says which bug the case found and that it is fixed:
+	// the case must pass.
+	Fixed string `json:"fixed,omitempty"`
 }
 
 // Save writes the stream as dir/<name>.pcap and its case as
