@@ -27,7 +27,7 @@ import (
 const (
 	Slots     = 1024
 	STagSlots = 256
-	RQDepth   = 8
+	RQDepth   = 32
 )
 
 // Widths are the DATA_WIDTHs with a co-simulation variant.

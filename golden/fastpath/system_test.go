@@ -72,11 +72,11 @@ func summarize(evs []rx.Event) outcome {
 // over all frames: the same ULPDUs, placements, errors, deliveries (in
 // order) and final buffer contents; also with a 16-entry context table in
 // which half connections collide, and with the co-simulated RTL's table
-// sizes (256 STags, 8 receive buffers per queue) and smaller ones (4
+// sizes (256 STags, 32 receive buffers per queue) and smaller ones (4
 // buffers per queue: software refills the hardware's queues as messages
 // are delivered).
 func TestUnionEqualsGolden(t *testing.T) {
-	for _, tb := range []tables{{0, 0, 0}, {16, 0, 0}, {1024, 256, 8}, {1024, 256, 4}} {
+	for _, tb := range []tables{{0, 0, 0}, {16, 0, 0}, {1024, 256, 32}, {1024, 256, 4}} {
 		t.Run(fmt.Sprintf("slots=%d,stags=%d,rq=%d", tb.slots, tb.stags, tb.rq), func(t *testing.T) { testUnion(t, tb) })
 	}
 }
