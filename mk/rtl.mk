@@ -203,8 +203,105 @@ endef
 SYNTH_OUTS :=
 $(foreach b,$(SYNTH_BLOCKS),$(foreach w,$(SYNTH_WIDTHS),$(eval $(call synth_rules,$(b),$(w)))))
 
-synth: $(SYNTH_OUTS)
+synth: $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
 	@sh scripts/synth/report.sh $(SYNTH_DIR) "$(SYNTH_WIDTHS)"
+	@echo; cat $(SYNTH_DIR)/mpa_rx.txt
+
+# ---------------------------------------------------------------------------
+# Synthesis of the whole receiver (docs/synth.md, section mpa_rx), from the
+# sources in MPA_RX_SRCS with the parameter sets below (NAME=VALUE words,
+# set on mpa_rx with Yosys chparam; any mpa_rx parameter may be listed):
+#   ice40: synth_ice40 of mpa_rx alone (LUT, FF, RAM); synth_ice40 of
+#          mpa_rx_shell (scripts/synth), nextpnr-ice40 on the HX8K (fmax,
+#          logic cells, RAMs), icepack of the routed design (bitstream);
+#   xc7:   synth_xilinx of mpa_rx alone (hierarchical: synth_xilinx -flatten
+#          runs out of memory at 512 bits), then the mapped netlist flattened
+#          and ltp over its LUT cells only (LUT depth between registers,
+#          carry chains and MUXF7/F8 cut paths), and over LUT, CARRY4 and
+#          MUXF7/F8 cells (each counts one);
+#   mem:   the memories as designed and those left after opt_clean (logic
+#          whose outputs are unused is removed), at CONN_COUNT = each of
+#          MPA_RX_MEM_CONNS, with the ice40 and with the xc7 parameters.
+# A design that does not fit is a result, not a build error: the table says
+# so and no bitstream is written. All of it: about 10 minutes on one core.
+MPA_RX_ICE40_PARAMS ?= DATA_WIDTH=64 CONN_COUNT=16 FIFO_DEPTH=512
+MPA_RX_XC7_PARAMS   ?= DATA_WIDTH=512 CONN_COUNT=16 FIFO_DEPTH=64
+MPA_RX_MEM_CONNS    ?= 16 1024
+MPA_RX_DIR := $(SYNTH_DIR)/mpa_rx
+# $(call mpa_rx_chparam,PARAMS): Yosys chparam arguments
+mpa_rx_chparam = $(foreach p,$(1),-set $(subst =, ,$(p)))
+MPA_RX_SHELL_WIDTH = $(patsubst DATA_WIDTH=%,%,$(filter DATA_WIDTH=%,$(MPA_RX_ICE40_PARAMS)))
+
+$(MPA_RX_DIR)/%.params: rtl-force
+	@mkdir -p $(@D)
+	@echo '$(MPA_RX_SRCS) | $(MPA_RX_$(*)_PARAMS)' | cmp -s - $@ || \
+		echo '$(MPA_RX_SRCS) | $(MPA_RX_$(*)_PARAMS)' > $@
+MPA_RX_ice40_PARAMS = $(MPA_RX_ICE40_PARAMS)
+MPA_RX_xc7_PARAMS = $(MPA_RX_XC7_PARAMS)
+MPA_RX_mem_PARAMS = $(MPA_RX_ICE40_PARAMS) / $(MPA_RX_XC7_PARAMS) / $(MPA_RX_MEM_CONNS)
+
+$(MPA_RX_DIR)/ice40.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/ice40.params
+	@echo "synth_ice40  mpa_rx $(MPA_RX_ICE40_PARAMS)"
+	@TIMEFORMAT='yosys_seconds %R %U'; { time $(YOSYS) -q -l $@.log -p "read_verilog $(MPA_RX_SRCS); \
+		chparam $(call mpa_rx_chparam,$(MPA_RX_ICE40_PARAMS)) mpa_rx; synth_ice40 -top mpa_rx; \
+		tee -q -o $@.tmp stat" >/dev/null; } 2> $@.time
+	@cat $@.tmp $@.time > $@ && rm -f $@.tmp $@.time
+
+$(MPA_RX_DIR)/shell.json: $(MPA_RX_SRCS) scripts/synth/mpa_rx_shell.v $(MPA_RX_DIR)/ice40.params
+	@echo "synth_ice40  mpa_rx_shell $(MPA_RX_ICE40_PARAMS)"
+	@$(YOSYS) -q -l $@.log -p "read_verilog $(MPA_RX_SRCS) scripts/synth/mpa_rx_shell.v; \
+		chparam $(call mpa_rx_chparam,$(MPA_RX_ICE40_PARAMS)) mpa_rx; \
+		chparam -set DATA_WIDTH $(MPA_RX_SHELL_WIDTH) mpa_rx_shell; \
+		synth_ice40 -top mpa_rx_shell -json $@.tmp; tee -q -o $(MPA_RX_DIR)/shell.txt stat" >/dev/null
+	@mv $@.tmp $@
+
+# nextpnr exits non-zero when the design does not fit: the log is kept and
+# the report says so; otherwise icepack writes the bitstream.
+$(MPA_RX_DIR)/pnr.txt: $(MPA_RX_DIR)/shell.json
+	@echo "nextpnr-ice40 mpa_rx_shell (HX8K)"
+	@rm -f $(MPA_RX_DIR)/mpa_rx_shell.asc $(MPA_RX_DIR)/mpa_rx_shell.bin
+	@TIMEFORMAT='nextpnr_seconds %R %U'; { time $(NEXTPNR) $(NEXTPNR_FLAGS) --json $< \
+		--asc $(MPA_RX_DIR)/mpa_rx_shell.asc > $@.tmp 2>&1; } 2> $@.time \
+		|| echo "nextpnr_failed" >> $@.tmp
+	@cat $@.time >> $@.tmp; rm -f $@.time
+	@if [ -f $(MPA_RX_DIR)/mpa_rx_shell.asc ] && ! grep -q nextpnr_failed $@.tmp; then \
+		echo "icepack mpa_rx_shell"; \
+		icepack $(MPA_RX_DIR)/mpa_rx_shell.asc $(MPA_RX_DIR)/mpa_rx_shell.bin && \
+		echo "bitstream $(MPA_RX_DIR)/mpa_rx_shell.bin $$(wc -c < $(MPA_RX_DIR)/mpa_rx_shell.bin)" >> $@.tmp; \
+	else echo "nextpnr-ice40: mpa_rx_shell does not fit (see $@)"; fi
+	@mv $@.tmp $@
+
+$(MPA_RX_DIR)/xc7.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/xc7.params
+	@echo "synth_xilinx mpa_rx $(MPA_RX_XC7_PARAMS) (several minutes)"
+	@TIMEFORMAT='yosys_seconds %R %U'; { time $(YOSYS) -q -l $@.log -p "read_verilog $(MPA_RX_SRCS); \
+		chparam $(call mpa_rx_chparam,$(MPA_RX_XC7_PARAMS)) mpa_rx; synth_xilinx -top mpa_rx; \
+		tee -q -o $@.tmp stat; flatten; \
+		tee -q -a $@.tmp ltp -noff t:LUT* w:*; \
+		tee -q -a $@.tmp ltp -noff t:LUT* t:MUXF* t:CARRY4 w:*" >/dev/null; } 2> $@.time
+	@cat $@.tmp $@.time > $@ && rm -f $@.tmp $@.time
+
+# memories: one line per memory (parameter set, CONN_COUNT, all or live,
+# name, width, depth)
+$(MPA_RX_DIR)/mem.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/mem.params
+	@echo "memories of mpa_rx at CONN_COUNT $(MPA_RX_MEM_CONNS)"
+	@rm -f $@.tmp; set -e; for set in ice40 xc7; do \
+		if [ $$set = ice40 ]; then p='$(MPA_RX_ICE40_PARAMS)'; else p='$(MPA_RX_XC7_PARAMS)'; fi; \
+		for n in $(MPA_RX_MEM_CONNS); do \
+			args=$$(for w in $$p; do case $$w in CONN_COUNT=*) ;; *) printf ' -set %s %s' "$${w%%=*}" "$${w#*=}";; esac; done); \
+			$(YOSYS) -q -l $@.log -p "read_verilog $(MPA_RX_SRCS); chparam $$args -set CONN_COUNT $$n mpa_rx; \
+				hierarchy -top mpa_rx; proc; flatten; tee -q -o $@.all dump m:*; \
+				opt_clean; tee -q -o $@.live dump m:*" >/dev/null; \
+			for k in all live; do awk -v set=$$set -v n=$$n -v k=$$k '$$1 == "memory" { \
+				w = 0; s = 0; for (i = 2; i < NF; i += 2) { if ($$i == "width") w = $$(i+1); if ($$i == "size") s = $$(i+1) } \
+				print set, n, k, $$NF, w, s }' $@.$$k >> $@.tmp; done; \
+			echo "$$set $$n params $$p (CONN_COUNT $$n)" >> $@.tmp; \
+		done; \
+	done; rm -f $@.all $@.live; mv $@.tmp $@
+
+$(SYNTH_DIR)/mpa_rx.txt: $(MPA_RX_DIR)/ice40.txt $(MPA_RX_DIR)/pnr.txt $(MPA_RX_DIR)/xc7.txt \
+		$(MPA_RX_DIR)/mem.txt scripts/synth/mpa_rx_report.sh
+	@sh scripts/synth/mpa_rx_report.sh $(MPA_RX_DIR) '$(MPA_RX_ICE40_PARAMS)' '$(MPA_RX_XC7_PARAMS)' > $@.tmp
+	@mv $@.tmp $@
 
 # ---------------------------------------------------------------------------
 # Co-simulation speed: the batched cgo harness against the same models stepped
