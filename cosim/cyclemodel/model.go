@@ -60,6 +60,7 @@
 package cyclemodel
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -91,6 +92,13 @@ type Config struct {
 	FIFODepth  int    // FIFO_DEPTH in beats (0: DefaultFIFODepth)
 	Window     uint32 // receive window (0: rx.DefaultWindow)
 	DDPVersion uint8  // the DDP version the placer accepts
+	// RQDepth is RQ_DEPTH; when not zero, a post further than RQ_DEPTH
+	// beyond a queue's current MSN (which section 4 rules out) is reported
+	// in Model.Err.
+	RQDepth int
+	// LWalk overrides L_WALK when not zero (tests of the lockstep itself:
+	// a model that is wrong on purpose).
+	LWalk int
 }
 
 // In is one cycle's inputs.
@@ -260,7 +268,7 @@ func New(cfg Config) *Model {
 	return &Model{
 		cfg:    cfg,
 		lanes:  cfg.DataWidth / 8,
-		lwalk:  LWalk(cfg.DataWidth),
+		lwalk:  cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
 		engine: fastpath.New(pl, cfg.Window),
 		placer: pl,
 		mem:    mem,
@@ -556,6 +564,10 @@ func (m *Model) configPost(index int, e RecvEntry) {
 	// The placer's queues take MSNs in posting order from 1.
 	if want := m.nextMSN(e.Stream, e.QN); e.MSN != want {
 		m.fail("post of MSN %d on QN %d of stream %d, next is %d (not modelled)", e.MSN, e.QN, e.Stream, want)
+		return
+	}
+	if cur := m.placer.CurrentMSN(e.Stream, e.QN); m.cfg.RQDepth > 0 && e.MSN-cur >= uint32(m.cfg.RQDepth) {
+		m.fail("post of MSN %d on QN %d of stream %d, %d or more beyond the current MSN %d", e.MSN, e.QN, e.Stream, m.cfg.RQDepth, cur)
 		return
 	}
 	if err := m.placer.PostRecv(e.Stream, e.QN, e.Base, uint64(e.Length)); err != nil {

@@ -31,7 +31,8 @@ import (
 // Slots is CONN_COUNT of the co-simulation variants.
 const Slots = 1024
 
-// STAG_COUNT and RQ_DEPTH of the co-simulation variants.
+// STAG_COUNT of the co-simulation variants, and the receive buffers per
+// queue software gives them (RQ_DEPTH of the variants, 8 or more).
 const (
 	STagCount = 256
 	RQDepth   = 8
@@ -195,6 +196,10 @@ type RTL struct {
 
 // Open opens an mpa_rx variant, resets it and pairs it with a fresh model.
 func Open(width int, v *vector.Vector, bench *cyclemodel.Bench, opts ...cosim.Option) (*RTL, error) {
+	return open(width, v, bench, nil, opts...)
+}
+
+func open(width int, v *vector.Vector, bench *cyclemodel.Bench, adjust func(*cyclemodel.Config), opts ...cosim.Option) (*RTL, error) {
 	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
 	if err != nil {
 		return nil, err
@@ -210,7 +215,12 @@ func Open(width int, v *vector.Vector, bench *cyclemodel.Bench, opts ...cosim.Op
 		return nil, err
 	}
 	sim.Reset(4)
-	m := cyclemodel.New(cyclemodel.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
+	cfg := cyclemodel.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion,
+		RQDepth: RQDepth}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	m := cyclemodel.New(cfg)
 	r := &RTL{Vector: v.Setup.Name, sim: sim, src: src, p: p, bench: bench, lanes: width / 8, in: sim.NewIn(batch)}
 	r.a = &adapter{m: m, p: &r.p, lanes: r.lanes}
 	ignore := []cosim.LockstepOption{
@@ -405,6 +415,9 @@ type Options struct {
 	// tracing from a little before the mismatch); "" picks
 	// $MPARX_TRACE or the system's temporary directory.
 	TraceDir string
+	// Model, when set, adjusts the model's configuration (tests of the
+	// lockstep itself).
+	Model func(*cyclemodel.Config)
 }
 
 // Bench returns the bench of a run.
@@ -449,7 +462,7 @@ func Run(v *vector.Vector, o Options) (cyclemodel.Report, error) {
 
 func run(v *vector.Vector, o Options, opts ...cosim.Option) (cyclemodel.Report, error) {
 	b := o.Bench()
-	r, err := Open(o.Width, v, b, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
+	r, err := open(o.Width, v, b, o.Model, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
 	if err != nil {
 		return cyclemodel.Report{Vector: v.Setup.Name}, err
 	}

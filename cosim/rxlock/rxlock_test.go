@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,4 +89,26 @@ func hostPort(t *testing.T) bool {
 	defer sim.Close()
 	_, ok := sim.LookupPort("m_host_valid")
 	return ok
+}
+
+// A model that is wrong on purpose (L_WALK one more than documented): the
+// lockstep names the vector, the cycle and the signal, and leaves a
+// waveform of the failing run.
+func TestMismatchReport(t *testing.T) {
+	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned-one-per-segment"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	_, err = Run(v, Options{Width: 64, Pattern: cyclemodel.NoStall, Seed: 1, TraceDir: dir,
+		Model: func(c *cyclemodel.Config) { c.LWalk = cyclemodel.LWalk(64) + 1 }})
+	var mm *Mismatch
+	require.ErrorAs(t, err, &mm)
+	require.Equal(t, "aligned-one-per-segment", mm.Vector)
+	require.Equal(t, "m_evt_tvalid", mm.Signal)
+	require.Equal(t, "0x1", mm.RTL, "the RTL's first VERDICT comes a cycle before the wrong model's")
+	require.Positive(t, mm.Cycle)
+	require.Contains(t, err.Error(), fmt.Sprintf("cycle %d: m_evt_tvalid", mm.Cycle))
+	st, err := os.Stat(mm.Trace)
+	require.NoError(t, err, "waveform %s", mm.Trace)
+	require.Positive(t, st.Size())
+	require.Equal(t, dir, filepath.Dir(mm.Trace))
 }
