@@ -2,28 +2,29 @@
 // receiver: docs/design.md section 5 (the cycle-timing contract) on top of
 // golden/fastpath (the functional model of the hardware's per-frame
 // choices, its context table and its DDP tables). It knows the RTL only
-// through that document and its documented parameters (L_WALK, FIFO_DEPTH,
-// the 14-frame limit); cosim/rxlock steps it beside the RTL in
-// cosim.Lockstep.
+// through that document, its documented parameters (L_WALK, FIFO_DEPTH,
+// the 14-frame limit) and what the RTL's ports showed where the document
+// leaves a choice (never its internals); cosim/rxlock steps it beside the
+// RTL in cosim.Lockstep.
 //
 // The model sees what the RTL sees: the s_axis beats offered, the ready
 // inputs of its three outputs and configuration writes. Its fastpath engine
 // and DDP placer are programmed only through the configuration port
 // (Step decodes cfg_* writes), so it follows software as the RTL does.
 //
-// Readings of section 5 where the text leaves a choice (each one checked
-// against the RTL by cosim/rxlock):
+// Readings of section 5 where the text leaves a choice, checked against the
+// RTL by cosim/rxlock at 64 and 128 bits (one is the RTL's behaviour where
+// it departs from the text, marked RTL):
 //   - s_axis_tready in cycle c is computed from the state at the start of
 //     c: fewer than 14 frames whose last beat was accepted before c and
-//     whose egress had not ended before c, and fewer than FIFO_DEPTH beats
-//     stored, where the FIFO holds FIFO_DEPTH + 1 beats (as the RTL does:
-//     its first-word-fall-through output register; a frame of more than
-//     FIFO_DEPTH + 1 beats is dropped) and a beat's place is free from the
+//     whose egress had not ended before c, and either the frame FIFO has
+//     room or the frame being received holds FIFO_DEPTH beats (the rest of
+//     it is taken; a beat that finds the FIFO full is discarded and the
+//     frame dropped, code 0; E2 frees the beats stored). RTL: the FIFO
+//     holds FIFO_DEPTH + 1 beats (a frame of FIFO_DEPTH + 1 beats that
+//     finds it empty is forwarded whole); a beat's place is free from the
 //     cycle after the one in which E2 is done with it (its handshake, or
-//     its plain cycle); or
-//     the frame being received holds FIFO_DEPTH beats (the rest of it is
-//     taken; a beat that finds the FIFO full is discarded and the frame
-//     dropped, code 0; E2 frees the beats stored);
+//     its plain cycle);
 //   - the verdict of a frame whose last beat is accepted in cycle a is
 //     taken in cycle a + L_WALK + 4, seeing configuration writes accepted
 //     before that cycle; it "writes a context" (cfg_ready low) when it
@@ -46,10 +47,11 @@
 //     10-13) and QN (octet 9, bits 1:0) as the ULPDU holds them, whatever
 //     the DDP check found; a bad FCS drops a frame with code 0 before any
 //     other check;
-//   - at 256 and 512 bits, the "placed FPDUs" whose payload ends in a beat
-//     and that make the beat be handled again for the next one are those
-//     with a payload of n > 0 octets (the ones that write); the beat is
-//     freed in the last cycle that handles it.
+//   - at 256 and 512 bits (no RTL variant to check against yet), the
+//     "placed FPDUs" whose payload ends in a beat and that make the beat be
+//     handled again for the next one are those with a payload of n > 0
+//     octets (the ones that write); the beat is freed in the last cycle
+//     that handles it.
 //
 // Situations the model does not cover are reported in Model.Err rather
 // than guessed: a context write to a frame's slot between its lookup and
