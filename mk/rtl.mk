@@ -70,7 +70,7 @@ $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc3
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
-$(foreach w,64 128,$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=8 --assert)))
+$(foreach w,64 128,$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
 
 SIM_LIB := $(RTL_BUILD)/libmparxsim.a
 SIM_STAMP := cosim/libstamp_gen.go
