@@ -11,6 +11,7 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -128,4 +129,87 @@ func countKind(evs []fastpath.Event, kinds ...fastpath.EventKind) int {
 		}
 	}
 	return n
+}
+
+// A configuration write takes effect only on its handshake (docs/design.md
+// section 5.6). On the aligned vector, while frame 12 (an in-order PLACE
+// frame, which writes its context) passes, the host offers an invalidation
+// of STag 347 for one cycle only, the verdict cycle in which cfg_ready is
+// low, and withdraws it: no handshake, so STag 347 stays valid and the
+// later frames of the RDMA Write to it are placed, as the model (which never
+// sees the write) places them. The cycle is found by a dry run of another
+// instance on the same inputs (run first and closed: two instances open
+// at once in one goroutine hang in Close). Before E1's configuration input
+// was gated with cfg_ready, this offer invalidated the STag.
+func TestConfigOnlyOnHandshake(t *testing.T) {
+	const k, stag = 12, 347
+	v := loadVector(t, "aligned")
+	for _, width := range Widths {
+		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
+			// run drives frames 0..k-1 frame by frame, checked against the
+			// model, then queues frame k; offer, when not negative, is the
+			// cycle after frame k is queued in which the invalidation is
+			// offered; run returns the first cycle with cfg_ready low
+			run := func(offer int) int {
+				sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
+				require.NoError(t, err)
+				r, err := Open(width)
+				require.NoError(t, err)
+				defer r.Close()
+				ops := func() {
+					for _, op := range sys.TakeOps() {
+						require.NoError(t, r.Op(op))
+					}
+				}
+				ops()
+				mem := sys.HWPlacer.Memory()
+				low := -1
+				for i, f := range v.Frames {
+					res := sys.Frame(f.Data)
+					r.Frame(f.Data)
+					if i == k {
+						rec := r.in[:r.sim.InWords()]
+						for c := 0; c < 5000 && (low < 0 || c <= offer); c++ {
+							if c == offer {
+								d := r.p["cfg_data"].Slice(rec)
+								clear(d)
+								d[0] = uint64(stag) << 32 // [63:32] the STag, [0] valid 0
+								r.p["cfg_op"].Set(rec, 1)
+								r.p["cfg_index"].Set(rec, uint64(stag>>8)%STagSlots)
+								r.p["cfg_valid"].SetBool(rec, true)
+							}
+							r.run(1)
+							r.p["cfg_valid"].SetBool(rec, false)
+							if c == offer {
+								require.False(t, r.p["cfg_ready"].Bit(r.out), "cfg_ready high in the offer's cycle: that was a handshake")
+							}
+							if low < 0 && !r.p["cfg_ready"].Bit(r.out) {
+								low = c
+							}
+						}
+						require.GreaterOrEqual(t, low, 0, "cfg_ready never low")
+						if offer < 0 {
+							return low
+						}
+					}
+					out, err := r.Drain()
+					require.NoError(t, err, "frame %d", i)
+					require.NoError(t, compare(res, f.Data, out, mem), "frame %d", i)
+					ops()
+				}
+				require.NoError(t, sys.Err)
+				placed := 0
+				for _, e := range sys.Events {
+					if e.Kind == rx.Placed && e.DDP.Tagged && e.DDP.STag == stag && e.Frame > k {
+						placed++
+					}
+				}
+				require.Positive(t, placed, "no write to STag %d after frame %d", stag, k)
+				t.Logf("offer withdrawn in cycle %d of frame %d, cfg_ready low; %d later FPDUs to STag %d placed as the model", offer, k, placed, stag)
+				return low
+			}
+			low := run(-1)
+			require.Equal(t, low, run(low))
+		})
+	}
 }
