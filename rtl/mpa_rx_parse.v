@@ -188,7 +188,10 @@ always @* begin
             else if ({k[13:0], 2'b00} + 16'd2 < endb)
                 c_tcpsum = c_tcpsum + {16'd0, u1[15:8], 8'd0};
         end
-        if (c_doff_k && k >= pw && {k[13:0], 2'b00} < endb)
+        // payload words of IPv4/TCP datagrams only (not fragments): other
+        // frames have no payload for the walker
+        if (c_doff_k && k >= pw && {k[13:0], 2'b00} < endb && c_etype == 16'h0800 && c_ver == 4'd4 &&
+            c_proto == 8'd6 && !c_frag)
             c_pmask[j] = 1'b1;
         // fold carries so the sums never overflow
         c_ipsum = {16'd0, c_ipsum[15:0]} + {16'd0, c_ipsum[31:16]};

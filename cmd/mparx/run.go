@@ -8,6 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mparx/mparx/cosim/cyclemodel"
+	"github.com/mparx/mparx/cosim/rxlock"
 	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -53,7 +55,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "VECTOR\tFRAMES\tFPDUS\tERRORS\tHW FRAMES\tTO SW\tCYCLES\tBEATS\tTIME\tRESULT\n")
+	fmt.Fprintf(tw, "VECTOR\tFRAMES\tFPDUS\tERRORS\tHW FRAMES\tTO SW\tHOST WRITES\tCYCLES\tUTIL\tTIME\tRESULT\n")
 	failed := 0
 	for _, d := range dirs {
 		v, err := vector.Load(d)
@@ -72,27 +74,38 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		}
 		start := time.Now()
 		result := "pass"
-		hw, sw, cycles, beats := "-", "-", "-", "-"
+		hw, sw, writes, cycles, util := "-", "-", "-", "-", "-"
 		err = v.Check()
 		if err == nil && *engine == "rtl" {
 			var rep rxtop.Report
 			rep, err = rxtop.Run(v, *width)
-			hw, sw = fmt.Sprint(rep.Placed), fmt.Sprint(rep.Exceptions)
-			cycles, beats = fmt.Sprint(rep.Cycles), fmt.Sprint(rep.Beats)
+			hw, sw, writes = fmt.Sprint(rep.Placed), fmt.Sprint(rep.Exceptions), fmt.Sprint(rep.Writes)
+		}
+		if err == nil && *engine == "rtl" {
+			var rep cyclemodel.Report
+			rep, err = rxlock.Run(v, rxlock.Options{Width: *width, Pattern: cyclemodel.NoStall, Seed: 1})
+			cycles = fmt.Sprint(rep.Cycles)
+			if rep.Cycles > 0 {
+				util = fmt.Sprintf("%.3f", float64(rep.Beats)/float64(rep.Cycles))
+			}
 		}
 		if err != nil {
 			result = "FAIL: " + err.Error()
 			failed++
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Setup.Name, len(v.Frames), fpdus, errs, hw, sw, cycles, beats,
-			time.Since(start).Round(time.Millisecond), result)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Setup.Name, len(v.Frames), fpdus, errs, hw, sw, writes,
+			cycles, util, time.Since(start).Round(time.Millisecond), result)
 	}
 	tw.Flush()
 	if *engine == "rtl" {
-		fmt.Fprintf(stdout, "\nengine rtl: mpa_rx at DATA_WIDTH %d (Verilator), one frame at a time, beside golden/fastpath and the\n"+
-			"software slow path; HW FRAMES are frames the hardware takes, TO SW frames it hands to software.\n"+
-			"Each vector passes when the golden receiver reproduces expected.jsonl, the RTL decides every frame as\n"+
-			"the model does, and hardware and software together report what the golden receiver does.\n", *width)
+		fmt.Fprintf(stdout, "\nengine rtl: mpa_rx at DATA_WIDTH %d (Verilator). A vector passes when the golden receiver reproduces\n"+
+			"expected.jsonl; when the RTL, one frame at a time beside golden/fastpath and the software slow path,\n"+
+			"decides, reports and places every frame as the model does (HW FRAMES: frames the hardware takes,\n"+
+			"TO SW: frames it hands to software, HOST WRITES: its writes to host memory, every octet checked)\n"+
+			"and hardware and software together report what the golden receiver does; and when the RTL and the\n"+
+			"cycle model (cosim/cyclemodel, docs/design.md section 5) agree on every output in every cycle with the\n"+
+			"frames back to back and random idle cycles (CYCLES; UTIL = input beats accepted per cycle). A\n"+
+			"lockstep mismatch names the cycle and signal and leaves an FST waveform.\n", *width)
 	}
 	fmt.Fprintf(stdout, "\n%d passed, %d failed\n", len(dirs)-failed, failed)
 	if failed > 0 {
