@@ -220,10 +220,11 @@ synth: $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
 #          carry chains and MUXF7/F8 cut paths), and over LUT, CARRY4 and
 #          MUXF7/F8 cells (each counts one);
 #   mem:   the memories as designed and those left after opt_clean (logic
-#          whose outputs are unused is removed), at CONN_COUNT = each of
-#          MPA_RX_MEM_CONNS, with the ice40 and with the xc7 parameters.
+#          whose outputs are unused is removed), with the ice40 parameters
+#          at CONN_COUNT = each of MPA_RX_MEM_CONNS, and with the xc7 ones.
 # A design that does not fit is a result, not a build error: the table says
-# so and no bitstream is written. All of it: about 10 minutes on one core.
+# so and no bitstream is written. All of it, with the blocks below: about
+# 20 minutes of CPU, 13 of them synth_xilinx at 512 bits.
 MPA_RX_ICE40_PARAMS ?= DATA_WIDTH=64 CONN_COUNT=16 FIFO_DEPTH=512
 MPA_RX_XC7_PARAMS   ?= DATA_WIDTH=512 CONN_COUNT=16 FIFO_DEPTH=64
 MPA_RX_MEM_CONNS    ?= 16 1024
@@ -286,7 +287,9 @@ $(MPA_RX_DIR)/mem.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/mem.params
 	@echo "memories of mpa_rx at CONN_COUNT $(MPA_RX_MEM_CONNS)"
 	@rm -f $@.tmp; set -e; for set in ice40 xc7; do \
 		if [ $$set = ice40 ]; then p='$(MPA_RX_ICE40_PARAMS)'; else p='$(MPA_RX_XC7_PARAMS)'; fi; \
-		for n in $(MPA_RX_MEM_CONNS); do \
+		if [ $$set = ice40 ]; then conns='$(MPA_RX_MEM_CONNS)'; \
+		else conns='$(patsubst CONN_COUNT=%,%,$(filter CONN_COUNT=%,$(MPA_RX_XC7_PARAMS)))'; fi; \
+		for n in $$conns; do \
 			args=$$(for w in $$p; do case $$w in CONN_COUNT=*) ;; *) printf ' -set %s %s' "$${w%%=*}" "$${w#*=}";; esac; done); \
 			$(YOSYS) -q -l $@.log -p "read_verilog $(MPA_RX_SRCS); chparam $$args -set CONN_COUNT $$n mpa_rx; \
 				hierarchy -top mpa_rx; proc; flatten; tee -q -o $@.all dump m:*; \
@@ -298,9 +301,57 @@ $(MPA_RX_DIR)/mem.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/mem.params
 		done; \
 	done; rm -f $@.all $@.live; mv $@.tmp $@
 
+# ---------------------------------------------------------------------------
+# The receiver's main blocks alone, each in a pin shell generated from its
+# port list (scripts/synth/shellgen.sh), through synth_ice40 and
+# nextpnr-ice40 on the HX8K: the fmax of each while the whole receiver does
+# not fit (docs/synth.md). Parameters as mpa_rx instantiates them with the
+# default MPA_RX_ICE40_PARAMS (64 bits, CONN_COUNT 16, FIFO_DEPTH 512).
+# About 3 minutes; part of `make synth`, alone with `make synth-blocks`.
+MPA_RX_BLOCKS ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place
+MPA_RX_BLOCK_PARAMS_mpa_rx_parse ?= DATA_WIDTH=64
+MPA_RX_BLOCK_PARAMS_mpa_rx_walk  ?= DATA_WIDTH=64 MAX_FPDUS=220
+MPA_RX_BLOCK_PARAMS_mpa_rx_ddp   ?= IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4
+MPA_RX_BLOCK_PARAMS_mpa_rx_place ?= DATA_WIDTH=64
+
+# $(call mpa_rx_block_rules,BLOCK)
+define mpa_rx_block_rules
+MPA_RX_BLOCK_OUTS += $(MPA_RX_DIR)/blk_$(1).pnr.txt
+
+$(MPA_RX_DIR)/blk_$(1).params: rtl-force
+	@mkdir -p $$(@D)
+	@echo '$(MPA_RX_SRCS) | $(MPA_RX_BLOCK_PARAMS_$(1))' | cmp -s - $$@ || \
+		echo '$(MPA_RX_SRCS) | $(MPA_RX_BLOCK_PARAMS_$(1))' > $$@
+
+$(MPA_RX_DIR)/blk_$(1).json: $(MPA_RX_SRCS) scripts/synth/shellgen.sh $(MPA_RX_DIR)/blk_$(1).params
+	@echo "synth_ice40  $(1)_pshell $(MPA_RX_BLOCK_PARAMS_$(1))"
+	@$(YOSYS) -q -p "read_verilog $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(MPA_RX_BLOCK_PARAMS_$(1))) $(1); \
+		hierarchy -top $(1); tee -q -o $$@.ports dump $(1)/i:* $(1)/o:*" >/dev/null
+	@sh scripts/synth/shellgen.sh $(1) $$@.ports > $(MPA_RX_DIR)/blk_$(1)_pshell.v
+	@TIMEFORMAT='yosys_seconds %R %U'; { time $(YOSYS) -q -l $$@.log -p "read_verilog $(MPA_RX_SRCS) \
+		$(MPA_RX_DIR)/blk_$(1)_pshell.v; chparam $(call mpa_rx_chparam,$(MPA_RX_BLOCK_PARAMS_$(1))) $(1); \
+		synth_ice40 -top $(1)_pshell -json $$@.tmp; tee -q -o $(MPA_RX_DIR)/blk_$(1).stat stat" \
+		>/dev/null; } 2>> $(MPA_RX_DIR)/blk_$(1).stat
+	@mv $$@.tmp $$@
+
+$(MPA_RX_DIR)/blk_$(1).pnr.txt: $(MPA_RX_DIR)/blk_$(1).json
+	@echo "nextpnr-ice40 $(1)_pshell (HX8K)"
+	@TIMEFORMAT='nextpnr_seconds %R %U'; { time $(NEXTPNR) $(NEXTPNR_FLAGS) --json $$< \
+		> $$@.tmp 2>&1; } 2> $$@.time || echo "nextpnr_failed" >> $$@.tmp
+	@cat $$@.time >> $$@.tmp; rm -f $$@.time; mv $$@.tmp $$@
+endef
+
+MPA_RX_BLOCK_OUTS :=
+$(foreach b,$(MPA_RX_BLOCKS),$(eval $(call mpa_rx_block_rules,$(b))))
+
+.PHONY: synth-blocks
+synth-blocks: $(MPA_RX_BLOCK_OUTS) scripts/synth/mpa_rx_blocks.sh
+	@sh scripts/synth/mpa_rx_blocks.sh $(MPA_RX_DIR) "$(MPA_RX_BLOCKS)" | tee $(SYNTH_DIR)/mpa_rx_blocks.txt
+
 $(SYNTH_DIR)/mpa_rx.txt: $(MPA_RX_DIR)/ice40.txt $(MPA_RX_DIR)/pnr.txt $(MPA_RX_DIR)/xc7.txt \
-		$(MPA_RX_DIR)/mem.txt scripts/synth/mpa_rx_report.sh
-	@sh scripts/synth/mpa_rx_report.sh $(MPA_RX_DIR) '$(MPA_RX_ICE40_PARAMS)' '$(MPA_RX_XC7_PARAMS)' > $@.tmp
+		$(MPA_RX_DIR)/mem.txt $(MPA_RX_BLOCK_OUTS) scripts/synth/mpa_rx_report.sh scripts/synth/mpa_rx_blocks.sh
+	@{ sh scripts/synth/mpa_rx_report.sh $(MPA_RX_DIR) '$(MPA_RX_ICE40_PARAMS)' '$(MPA_RX_XC7_PARAMS)'; echo; \
+		sh scripts/synth/mpa_rx_blocks.sh $(MPA_RX_DIR) "$(MPA_RX_BLOCKS)"; } > $@.tmp
 	@mv $@.tmp $@
 
 # ---------------------------------------------------------------------------
