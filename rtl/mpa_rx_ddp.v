@@ -125,10 +125,14 @@ reg [31:0]     cur_q;
 reg [RQ_W-1:0] bf_q;
 wire [QA-1:0] q_addr = {f_idx, r_qn[1:0]};
 wire [BA-1:0] b_addr = {f_idx, r_qn[1:0], r_msn[RB-1:0]};
+// (read in the lookup cycle only: a configuration write while the FPDU's
+// event waits on m_evt_tready does not change its outcome)
 always @(posedge clk) begin
-    st_q <= stag_ram[r_stag[8 +: SB]];
-    cur_q <= msn_ram[q_addr];
-    bf_q <= buf_ram[b_addr];
+    if (ph == 3'd2) begin
+        st_q <= stag_ram[r_stag[8 +: SB]];
+        cur_q <= msn_ram[q_addr];
+        bf_q <= buf_ram[b_addr];
+    end
 end
 
 // checks (golden/ddp Placer.Place order)
