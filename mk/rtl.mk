@@ -336,9 +336,14 @@ $(MPA_RX_DIR)/blk_$(1).json: $(MPA_RX_SRCS) scripts/synth/shellgen.sh $(MPA_RX_D
 
 $(MPA_RX_DIR)/blk_$(1).pnr.txt: $(MPA_RX_DIR)/blk_$(1).json
 	@echo "nextpnr-ice40 $(1)_pshell (HX8K)"
+	@rm -f $(MPA_RX_DIR)/blk_$(1).asc $(MPA_RX_DIR)/blk_$(1).bin
 	@TIMEFORMAT='nextpnr_seconds %R %U'; { time $(NEXTPNR) $(NEXTPNR_FLAGS) --json $$< \
-		> $$@.tmp 2>&1; } 2> $$@.time || echo "nextpnr_failed" >> $$@.tmp
-	@cat $$@.time >> $$@.tmp; rm -f $$@.time; mv $$@.tmp $$@
+		--asc $(MPA_RX_DIR)/blk_$(1).asc > $$@.tmp 2>&1; } 2> $$@.time || echo "nextpnr_failed" >> $$@.tmp
+	@cat $$@.time >> $$@.tmp; rm -f $$@.time
+	@if [ -f $(MPA_RX_DIR)/blk_$(1).asc ] && ! grep -q nextpnr_failed $$@.tmp; then \
+		icepack $(MPA_RX_DIR)/blk_$(1).asc $(MPA_RX_DIR)/blk_$(1).bin && \
+		echo "bitstream $(MPA_RX_DIR)/blk_$(1).bin $$$$(wc -c < $(MPA_RX_DIR)/blk_$(1).bin)" >> $$@.tmp; fi
+	@mv $$@.tmp $$@
 endef
 
 MPA_RX_BLOCK_OUTS :=
