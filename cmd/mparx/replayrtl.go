@@ -44,7 +44,7 @@ func replayRTL(path string, width int, jsonOut, permissive bool, stdout, stderr 
 		sys = fastpath.NewSystemConfig(ddp.NewMemory(), rx.Config{Auto: true, Policy: mpa.StartupPolicy{Permissive: permissive}})
 		sys.HW.Slots, sys.STagSlots, sys.RQDepth = rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth
 	}
-	rep, err := rxtop.RunSystem(sys, frames, width, nil)
+	rep, err := rxtop.RunSystem(sys, frames, width, rxtop.Hooks{})
 	if err != nil {
 		fmt.Fprintf(stderr, "mparx: rtl: %v\n", err)
 		return 1

@@ -444,30 +444,10 @@ func (b *Bench) check(exp []expect) error {
 }
 
 // SameOutcome checks that the hardware's and software's reports together
-// equal the golden receiver's: the same ULPDUs, MPA errors, deliveries and
-// drops (as cosim/rxtop checks).
+// equal the golden receiver's: the same ULPDUs, MPA errors, deliveries,
+// drops, placements and DDP errors.
 func SameOutcome(golden, union []rx.Event) error {
-	key := func(evs []rx.Event, k rx.Kind) map[string]int {
-		m := map[string]int{}
-		for _, e := range evs {
-			if e.Kind == k {
-				m[fmt.Sprintf("%v %d %d %x %d", e.Half, e.Seq, e.Len, e.SHA256[:4], e.Code)]++
-			}
-		}
-		return m
-	}
-	for _, k := range []rx.Kind{rx.ULPDU, rx.MPAError, rx.Delivered, rx.Dropped, rx.Placed, rx.DDPError} {
-		a, b := key(golden, k), key(union, k)
-		if len(a) != len(b) {
-			return fmt.Errorf("%v events: golden %d, hardware and software %d", k, len(a), len(b))
-		}
-		for s, n := range a {
-			if b[s] != n {
-				return fmt.Errorf("%v event %s: golden %d, hardware and software %d", k, s, n, b[s])
-			}
-		}
-	}
-	return nil
+	return fastpath.SameOutcome(golden, union, append(append([]rx.Kind(nil), fastpath.OutcomeKinds...), rx.Placed, rx.DDPError)...)
 }
 
 // Add adds the counts of o to s.

@@ -2,7 +2,6 @@ package rxtop
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/golden/fastpath"
@@ -95,7 +94,6 @@ func (r *RTL) Reset(n int) error {
 // the golden receiver (which the hooks may have changed too).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
-	start := time.Now()
 	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
 	if err != nil {
 		return rep, err
@@ -105,61 +103,16 @@ func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report
 	if err != nil {
 		return rep, err
 	}
-	r, err := Open(width, opts...)
+	frames := make([][]byte, len(v.Frames))
+	for i, f := range v.Frames {
+		frames[i] = f.Data
+	}
+	rep, err = runSystem(sys, g, frames, width, h, opts...)
+	rep.Vector = v.Setup.Name
 	if err != nil {
 		return rep, err
 	}
-	defer r.Close()
-	ops := func(i int) error {
-		for _, op := range sys.TakeOps() {
-			if err := r.Op(op); err != nil {
-				return fmt.Errorf("frame %d: %w", i, err)
-			}
-		}
-		return nil
-	}
-	if err := ops(-1); err != nil {
-		return rep, err
-	}
-	mem := sys.HWPlacer.Memory()
-	for i, f := range v.Frames {
-		if h.Before != nil {
-			if err := h.Before(i, Engines{RTL: r, Sys: sys, Golden: g}); err != nil {
-				return rep, fmt.Errorf("frame %d: before: %w", i, err)
-			}
-			if err := ops(i); err != nil {
-				return rep, err
-			}
-		}
-		g.Receiver.Frame(f.Data)
-		res := sys.Frame(f.Data)
-		r.Frame(f.Data)
-		out, err := r.Drain()
-		if err != nil {
-			return rep, fmt.Errorf("frame %d: %w", i, err)
-		}
-		if err := compare(res, f.Data, out, mem); err != nil {
-			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
-		}
-		if h.After != nil {
-			h.After(i, res, out)
-		}
-		rep.Writes += len(out.Writes)
-		switch res.Verdict {
-		case fastpath.Place:
-			rep.Placed++
-		case fastpath.Exception:
-			rep.Exceptions++
-		}
-		if err := ops(i); err != nil {
-			return rep, err
-		}
-	}
-	rep.Cycles, rep.Beats, rep.Elapsed = r.Cycle(), r.Beats(), time.Since(start)
-	if sys.Err != nil {
-		return rep, sys.Err
-	}
-	if err := sameOutcome(golden, sys.Events); err != nil {
+	if err := fastpath.SameOutcome(golden, sys.Events); err != nil {
 		return rep, err
 	}
 	for _, e := range golden {

@@ -283,7 +283,7 @@ func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m in
 		one(i)
 	}
 	require.NoError(t, sys.Err)
-	require.NoError(t, sameOutcome(golden, sys.Events))
+	require.NoError(t, fastpath.SameOutcome(golden, sys.Events))
 	t.Logf("stalled %v for %d cycles: %d beats taken (%d frames offered), %d beats held back; after release %d events, %d exception frames, %d host writes, all as the model",
 		st, HoldCycles, taken, m, pending, len(out.Events), len(out.Excs), len(out.Writes))
 }

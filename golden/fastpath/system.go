@@ -353,3 +353,38 @@ func (s *System) config(t wire.FourTuple, c Context) {
 		s.OnConfig(t, c)
 	}
 }
+
+// OutcomeKinds are the kinds of golden receiver events SameOutcome compares
+// when given none: what was passed, reported and delivered.
+var OutcomeKinds = []rx.Kind{rx.ULPDU, rx.MPAError, rx.Delivered, rx.Dropped}
+
+// SameOutcome checks that union, the hardware's and software's reports
+// together (System.Events), holds the same events of the given kinds
+// (OutcomeKinds when none) as golden, the golden receiver's, as multisets:
+// the two sides may report in a different order.
+func SameOutcome(golden, union []rx.Event, kinds ...rx.Kind) error {
+	if len(kinds) == 0 {
+		kinds = OutcomeKinds
+	}
+	key := func(evs []rx.Event, k rx.Kind) map[string]int {
+		m := map[string]int{}
+		for _, e := range evs {
+			if e.Kind == k {
+				m[fmt.Sprintf("%v %d %d %x %d", e.Half, e.Seq, e.Len, e.SHA256[:4], e.Code)]++
+			}
+		}
+		return m
+	}
+	for _, k := range kinds {
+		a, b := key(golden, k), key(union, k)
+		if len(a) != len(b) {
+			return fmt.Errorf("%v events: golden %d, hardware and software %d", k, len(a), len(b))
+		}
+		for s, n := range a {
+			if b[s] != n {
+				return fmt.Errorf("%v event %s: golden %d, hardware and software %d", k, s, n, b[s])
+			}
+		}
+	}
+	return nil
+}
