@@ -12,6 +12,10 @@
  * go to [d, d+n) (placement descriptors from mpa_rx_ddp), one write per
  * aligned DATA_WIDTH/8-octet host word, with byte strobes.
  *
+ * The payload lanes of a beat are one run with at most one 4-octet marker
+ * hole, so two byte rotations of the beat (before and after the hole) put
+ * every lane in its host slot: no lane-by-lane count, no crossbar.
+ *
  * Per cycle one beat is read, or at 256 and 512 bits one (beat, FPDU) pair;
  * an FPDU whose payload ends in a beat where it also completes the word
  * before takes one more cycle for its last write. Output is combinational
@@ -83,40 +87,47 @@ wire [15:0] o_eff = started ? ob : q_os;
 wire [15:0] rem_eff = started ? rem : q_n;
 wire [63:0] dn_eff = started ? dn : q_d;
 
-// lanes of the beat that carry the FPDU's payload, and where they go
-reg [KEEP_WIDTH-1:0] taken;
-reg [LK:0]           n_taken;
-reg [DATA_WIDTH-1:0] r;
-reg [KEEP_WIDTH-1:0] s0, s1;
-reg [LK:0]           pre [0:KEEP_WIDTH-1];
-reg [LK:0]           slot [0:KEEP_WIDTH-1];
-reg [15:0]           o;
-reg [8:0]            mo;
-integer l, h;
+// Lanes of the beat that carry the FPDU's payload, and where they go. The
+// payload lanes of a beat are one run from lane l0 with at most one hole:
+// a marker (4 octets; markers are 512 octets apart and a beat is at most
+// 64), possibly cut by the beat's edge. Lane l before the hole goes to host
+// slot (dn + l - l0) mod K, after it to (dn + l - l0 - hl) mod K: two byte
+// rotations of the beat, chosen per host slot.
+localparam integer KI = KEEP_WIDTH;
+wire [LK:0] K = KI[LK:0];
+wire [15:0] ob_end = ob + KEEP_WIDTH[15:0];
+wire        none = o_eff >= ob_end;
+wire [LK:0] l0 = none ? K : o_eff > ob ? o_eff[LK:0] - ob[LK:0] : {(LK+1){1'b0}};
+wire [8:0]  d0 = ob[8:0] - q_mph;                  // marker phase of lane 0
+wire [9:0]  m_at = 10'd512 - {1'b0, d0};           // lane of the next marker start
+wire        hole_head = q_mk && d0 < 9'd4;
+wire        hole_in = q_mk && !hole_head && m_at < {{(9-LK){1'b0}}, K};
+wire [LK:0] hs = hole_head ? {(LK+1){1'b0}} : hole_in ? m_at[LK:0] : K;
+wire [9:0]  he_w = hole_head ? 10'd4 - {7'd0, d0[2:0]} : hole_in ? m_at + 10'd4 : {{(9-LK){1'b0}}, K};
+wire [LK:0] he = he_w > {{(9-LK){1'b0}}, K} ? K : he_w[LK:0];
+wire [LK:0] hs_eff = hs > l0 ? hs : l0;            // the hole, from l0 on
+wire [LK:0] hl = he > hs_eff ? he - hs_eff : {(LK+1){1'b0}};
+wire [LK:0] nb = hs_eff - l0;                      // payload lanes before the hole
+wire [LK:0] total = K - l0 - hl;                   // payload lanes in the beat
+wire [LK:0] n_taken = {{(15-LK){1'b0}}, total} > rem_eff ? rem_eff[LK:0] : total;
+wire [LK-1:0] dsl = dn_eff[LK-1:0];
+wire [LK-1:0] rot1 = l0[LK-1:0] - dsl;
+wire [LK-1:0] rot2 = rot1 + hl[LK-1:0];
+wire [2*DATA_WIDTH-1:0] dd = {ff_data, ff_data};
+wire [2*DATA_WIDTH-1:0] sh1 = dd >> {rot1, 3'b000};
+wire [2*DATA_WIDTH-1:0] sh2 = dd >> {rot2, 3'b000};
+wire [DATA_WIDTH-1:0] r1 = sh1[DATA_WIDTH-1:0];
+wire [DATA_WIDTH-1:0] r2 = sh2[DATA_WIDTH-1:0];
+reg  [DATA_WIDTH-1:0] r;
+reg  [KEEP_WIDTH-1:0] s0, s1;
+reg  [LK-1:0]         jh;
+integer h;
 always @* begin
-    n_taken = 0;
-    for (l = 0; l < KEEP_WIDTH; l = l + 1) begin
-        o = ob + l[15:0];
-        mo = o[8:0] - q_mph;
-        pre[l] = n_taken;
-        taken[l] = o >= o_eff && !(q_mk && mo < 9'd4) && {{(15-LK){1'b0}}, n_taken} < rem_eff;
-        slot[l] = {1'b0, dn_eff[LK-1:0]} + n_taken;
-        if (taken[l])
-            n_taken = n_taken + 1'b1;
-    end
-    r = {DATA_WIDTH{1'b0}};
-    s0 = {KEEP_WIDTH{1'b0}};
-    s1 = {KEEP_WIDTH{1'b0}};
     for (h = 0; h < KEEP_WIDTH; h = h + 1) begin
-        for (l = 0; l < KEEP_WIDTH; l = l + 1) begin
-            if (taken[l] && slot[l][LK-1:0] == h[LK-1:0]) begin
-                r[8*h +: 8] = ff_data[8*l +: 8];
-                if (slot[l][LK])
-                    s1[h] = 1'b1;
-                else
-                    s0[h] = 1'b1;
-            end
-        end
+        jh = h[LK-1:0] - dsl;                      // the payload index slot h takes
+        r[8*h +: 8] = {1'b0, jh} < nb ? r1[8*h +: 8] : r2[8*h +: 8];
+        s0[h] = {1'b0, jh} < n_taken && h[LK-1:0] >= dsl;
+        s1[h] = {1'b0, jh} < n_taken && h[LK-1:0] < dsl;
     end
 end
 
@@ -211,7 +222,7 @@ always @(posedge clk) begin
     end
 end
 
-wire unused = &{1'b0, pa[LK-1:0], pre[0]};
+wire unused = &{1'b0, pa[LK-1:0], he_w[9:LK+1], m_at[9:LK+1], sh1[2*DATA_WIDTH-1:DATA_WIDTH], sh2[2*DATA_WIDTH-1:DATA_WIDTH]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): a host write only in
