@@ -372,7 +372,7 @@ func (b *Bench) check(exp []expect) error {
 			ev, ok := next()
 			code := 0
 			if !x.fcsBad {
-				code = DropCode(x.res.Events[0].Err)
+				code = fastpath.DropCode(x.res.Events[0].Err)
 			}
 			if !ok || ev.Kind != EvDrop || ev.Verdict != code {
 				return fail("DROP event %v, want code %d", ev, code)

@@ -2,7 +2,6 @@ package cyclemodel
 
 import (
 	"encoding/binary"
-	"errors"
 
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/mpa"
@@ -68,19 +67,6 @@ func ParseFields(b []byte) Fields {
 	f.PayLen = len(tcp) - thl
 	f.Defined = true
 	return f
-}
-
-// DropCode returns the DROP event's code for a frame that golden/wire
-// rejects with err (section 4: 1 malformed, 2 IPv4 checksum, 3 TCP
-// checksum; 0 is a bad FCS or a frame longer than the FIFO).
-func DropCode(err error) int {
-	switch {
-	case errors.Is(err, wire.ErrIPChecksum):
-		return 2
-	case errors.Is(err, wire.ErrTCPChecksum):
-		return 3
-	}
-	return 1
 }
 
 // WalkParams are the marker and CRC settings the FPDU walker applies to a

@@ -668,7 +668,7 @@ func (m *Model) decide(f *Frame) {
 		d.Kind = EvDrop
 		if !f.FCSBad && !f.Oversize {
 			_, err := wire.Parse(b)
-			d.Verdict = DropCode(err)
+			d.Verdict = fastpath.DropCode(err)
 		}
 		add(d, mask)
 	case fastpath.Place:

@@ -343,16 +343,6 @@ func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 
 var rtlVerdict = map[fastpath.Verdict]int{fastpath.Place: 0, fastpath.Exception: 1, fastpath.Drop: 2, fastpath.Ignore: 3}
 
-func dropCode(err error) int {
-	switch {
-	case errors.Is(err, wire.ErrIPChecksum):
-		return 2
-	case errors.Is(err, wire.ErrTCPChecksum):
-		return 3
-	}
-	return 1
-}
-
 // Report summarises a run of one vector.
 type Report struct {
 	Vector     string
@@ -492,7 +482,7 @@ func compare(res fastpath.Result, frame []byte, out Output, mem *ddp.Memory) err
 		case fastpath.Consumed:
 			want = append(want, Event{Kind: EvConsumed, Seq: e.Seq, End: e.End})
 		case fastpath.Dropped:
-			want = append(want, Event{Kind: EvDrop, Verdict: dropCode(e.Err)})
+			want = append(want, Event{Kind: EvDrop, Verdict: fastpath.DropCode(e.Err)})
 		}
 	}
 	for _, e := range res.Events {

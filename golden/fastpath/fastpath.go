@@ -368,6 +368,20 @@ func addRange(rs []Range, r Range) ([]Range, bool) {
 	return out, true
 }
 
+// DropCode returns the code a DROP event carries (docs/design.md section
+// 4) for a frame that golden/wire rejects with err: 2 IPv4 header
+// checksum, 3 TCP checksum, 1 any other malformed frame. (0, a bad FCS or a
+// frame longer than the frame FIFO, is decided before parsing.)
+func DropCode(err error) int {
+	switch {
+	case errors.Is(err, wire.ErrIPChecksum):
+		return 2
+	case errors.Is(err, wire.ErrTCPChecksum):
+		return 3
+	}
+	return 1
+}
+
 // String renders an event for test failures.
 func (ev Event) String() string {
 	return fmt.Sprintf("kind=%d %v seq=%d end=%d len=%d", ev.Kind, ev.Half, ev.Seq, ev.End, ev.Len)
