@@ -4,7 +4,7 @@ GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
 
-.PHONY: all deps test lint lint-go run bench bench-rtl fuzz-short clean
+.PHONY: all deps test test-go check-make check-pure lint lint-go run bench bench-rtl fuzz-short clean
 
 all: test
 
@@ -15,11 +15,44 @@ include mk/rtl.mk
 include mk/vectors.mk
 include mk/fuzz.mk
 
-test: deps $(SIM_LIBS) lint-rtl
+# Jobs for the model builds: every core (the variants build side by side).
+SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The variants the main job links: the receiver at RUN_WIDTH.
+RUN_WIDTH ?= 64
+RUN_VARIANTS := mpa_rx_w$(RUN_WIDTH)
+
+# make test: the tools first, then every model in parallel, then the tests.
+# Each step is a sub-make so that nothing of the next step is read or run
+# before the tools are installed.
+test: deps
+	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
+	@$(MAKE) --no-print-directory test-go
+
+test-go: check-make check-pure lint-rtl
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 25m ./...
+	$(GO) vet -tags rtl ./cmd/mparx
+	$(GO) test -count=1 -timeout 25m -tags rtl ./...
 	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
+
+# A fresh machine reads the makefiles before `make deps` has installed the
+# tools: no rule may take a tool's answer at that time. With verilator absent
+# when the makefiles are read, no compile line may come out with an empty
+# include path.
+check-make:
+	@out=$$($(MAKE) --no-print-directory -n -k -B sim-libs VERILATOR=/nonexistent/verilator 2>&1); \
+	 n=$$(echo "$$out" | grep -c -E -- '-I/include( |/|$$)'); \
+	 c=$$(echo "$$out" | grep -c -- '/include/vltstd'); \
+	 if [ "$$c" = 0 ]; then echo "check-make: no compile line in 'make -n -k -B sim-libs' to check"; exit 1; fi; \
+	 if [ "$$n" != 0 ]; then echo "check-make: $$n of $$c compile lines of 'make -n -B sim-libs' expand a tool-dependent value when the makefiles are read (empty include path)"; exit 1; fi; \
+	 echo "check-make: $$c compile lines, none expands a tool-dependent value when the makefiles are read"
+
+# What a user runs without Verilator builds with CGO_ENABLED=0: mparx (golden
+# engine) and vecgen, and the pure-Go replay gives every vector's expected
+# results byte for byte.
+check-pure:
+	CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/...
+	CGO_ENABLED=0 $(GO) test -count=1 ./cmd/...
 
 # Bounded mutation runs of every Go fuzz target (make test runs them briefly).
 FUZZTIME ?= 5s
@@ -32,6 +65,7 @@ lint-go: $(SIM_LIBS)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; find . -name '*.go' -newer go.mod 2>/dev/null) | sort -u); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags rtl ./cmd/mparx
 
 clean: clean-rtl
 
@@ -42,9 +76,13 @@ bench:
 # The receiver RTL on aligned traffic: input utilisation (beats accepted per
 # cycle, frames back to back) and latency at three frame sizes and both
 # co-simulated widths.
-bench-rtl: deps $(SIM_LIBS)
+bench-rtl: deps
+	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
 	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rxtop | grep -E '^\s+throughput_test.go:[0-9]+: (width|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
 
 # The main job: replay every built-in conformance vector and print the report.
-run: deps $(SIM_LIBS)
-	$(GO) run ./cmd/mparx run --engine rtl vectors
+# It builds only the receiver variant it runs (the library then holds just
+# that one; make test and make sim-libs link all of them again).
+run: deps
+	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs SIM_LIB_VARIANTS="$(RUN_VARIANTS)"
+	$(GO) run -tags rtl ./cmd/mparx run --engine rtl --width $(RUN_WIDTH) vectors

@@ -24,8 +24,12 @@ SYNTH_SRCS := $(sort $(wildcard scripts/synth/*.v))
 # (V<variant>), so several widths of one top coexist in one Go test binary.
 # To add one: $(eval $(call sim_variant,NAME,TOP,SOURCES,VERILATOR_ARGS)).
 
-# Lazily evaluated: verilator may be installed by `make deps` in this run.
-VL_ROOT = $(shell $(VERILATOR) --getenv VERILATOR_ROOT)
+# Verilator's root is asked of verilator by the shell when a recipe runs,
+# never by make when it reads this file: on a fresh machine `make deps`
+# installs verilator in the same make run, after the makefiles were read
+# (`make check-make` checks that no recipe line comes out with an empty
+# include path when verilator is absent at read time).
+VL_ROOT = $$($(VERILATOR) --getenv VERILATOR_ROOT)
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-max-array 4096 \
 	-Wno-fatal --no-timing
 SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
@@ -35,34 +39,42 @@ SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/
 	-Wno-unused-variable -Wno-shadow
 
 SIM_VARIANTS :=
-SIM_VARIANT_LIBS :=
-SIM_VARIANT_OBJS :=
+
+# $(call sim_pos,WORD,LIST): the position of WORD in LIST (for progress lines).
+sim_pos = $(words $(call _sim_upto,$(1),$(2)))
+_sim_upto = $(if $(2),$(firstword $(2)) $(if $(filter $(1),$(firstword $(2))),,$(call _sim_upto,$(1),$(wordlist 2,$(words $(2)),$(2)))))
+# "[n/N]" of a variant among the variants being built.
+sim_progress = [$(call sim_pos,$(1),$(SIM_LIB_VARIANTS))/$(words $(SIM_LIB_VARIANTS))]
 
 # $(call sim_variant,NAME,TOP,SOURCES,VERILATOR_ARGS)
+# Everything in the rules that depends on an installed tool is written with
+# $$ so that it is expanded when the recipe runs, not when make reads this.
 define sim_variant
 SIM_VARIANTS += $(1)
 SIM_ARGS_$(1) := --top-module $(2) $(4) $(3)
-SIM_VARIANT_LIBS += $(RTL_BUILD)/$(1)/V$(1)__ALL.a
-SIM_VARIANT_OBJS += $(RTL_BUILD)/$(1)/shim_$(1).o
 
 $(RTL_BUILD)/$(1)/args.txt: rtl-force
 	@mkdir -p $$(@D)
 	@echo '$(2) $(3) $(4)' | cmp -s - $$@ || echo '$(2) $(3) $(4)' > $$@
 
 $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_BUILD)/$(1)/args.txt $(RTL_BUILD)/verilator-version.txt
-	flock $(RTL_BUILD)/$(1)/.lock $(VERILATOR) $(VL_FLAGS) --prefix V$(1) --top-module $(2) $(4) -y rtl \
+	@echo "$$(call sim_progress,$(1)) verilator $(1): $(2) $(4)"
+	@flock $(RTL_BUILD)/$(1)/.lock $$(VERILATOR) $$(VL_FLAGS) --prefix V$(1) --top-module $(2) $(4) -y rtl \
 		--Mdir $(RTL_BUILD)/$(1) $(3)
 	@touch $$@
 
 $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
-	flock $(RTL_BUILD)/$(1)/.lock $(MAKE) --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk V$(1)__ALL.a \
-		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+	@echo "$$(call sim_progress,$(1)) c++ $(1) (the Verilator model)"
+	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk V$(1)__ALL.a \
+		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2 >$(RTL_BUILD)/$(1)/build.log 2>&1 \
+		|| { tail -40 $(RTL_BUILD)/$(1)/build.log; exit 1; }; \
+		echo "$$(call sim_progress,$(1)) built $(1) in $$$${SECONDS}s"
 
 $(RTL_BUILD)/$(1)/shim_$(1).cpp: $(RTL_BUILD)/$(1)/verilated.stamp $(RTL_BUILD)/shimgen
-	$(RTL_BUILD)/shimgen -variant $(1) -header $(RTL_BUILD)/$(1)/V$(1).h -o $$@
+	@$(RTL_BUILD)/shimgen -variant $(1) -header $(RTL_BUILD)/$(1)/V$(1).h -o $$@
 
 $(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h cosim/mparxsim.h
-	$(SIM_CXX) $(SIM_CXXFLAGS) -O3 -I$(RTL_BUILD)/$(1) -c $$< -o $$@.$$$$$$$$.tmp && mv $$@.$$$$$$$$.tmp $$@
+	@$$(SIM_CXX) $$(SIM_CXXFLAGS) -O3 -I$(RTL_BUILD)/$(1) -c $$< -o $$@.$$$$$$$$.tmp && mv $$@.$$$$$$$$.tmp $$@
 endef
 
 SIM_WIDTHS := 64 128 256 512
@@ -71,6 +83,13 @@ $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
 $(foreach w,64 128,$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
+
+# The variants linked into the library: all of them unless the command line
+# names fewer (`make run` links only the receiver it runs). The library and
+# its registry follow the list; the models already built are kept.
+SIM_LIB_VARIANTS ?= $(SIM_VARIANTS)
+SIM_VARIANT_LIBS = $(foreach v,$(SIM_LIB_VARIANTS),$(RTL_BUILD)/$(v)/V$(v)__ALL.a)
+SIM_VARIANT_OBJS = $(foreach v,$(SIM_LIB_VARIANTS),$(RTL_BUILD)/$(v)/shim_$(v).o)
 
 SIM_LIB := $(RTL_BUILD)/libmparxsim.a
 SIM_STAMP := cosim/libstamp_gen.go
@@ -91,7 +110,7 @@ sim-libs: $(SIM_LIBS)
 
 $(RTL_BUILD)/shimgen: $(wildcard cosim/internal/shimgen/*.go)
 	@mkdir -p $(@D)
-	$(GO) build -o $@ ./cosim/internal/shimgen
+	@$(GO) build -o $@ ./cosim/internal/shimgen
 
 # Verilator's own runtime, rebuilt when the installed Verilator changes.
 $(RTL_BUILD)/verilator-version.txt: rtl-force
@@ -100,33 +119,34 @@ $(RTL_BUILD)/verilator-version.txt: rtl-force
 
 $(RTL_BUILD)/runtime/%.o: $(RTL_BUILD)/verilator-version.txt
 	@mkdir -p $(@D)
-	$(SIM_CXX) $(SIM_CXXFLAGS) -c $(VL_ROOT)/include/$*.cpp -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
+	@echo "c++ Verilator runtime $*"
+	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $(VL_ROOT)/include/$*.cpp -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h cosim/mparxsim.h
 	@mkdir -p $(@D)
-	$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
+	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(RTL_BUILD)/variants.txt: rtl-force
 	@mkdir -p $(@D)
-	@echo '$(strip $(SIM_VARIANTS))' | cmp -s - $@ || echo '$(strip $(SIM_VARIANTS))' > $@
+	@echo '$(strip $(SIM_LIB_VARIANTS))' | cmp -s - $@ || echo '$(strip $(SIM_LIB_VARIANTS))' > $@
 
 $(RTL_BUILD)/runtime/registry.cpp: $(RTL_BUILD)/variants.txt $(RTL_BUILD)/shimgen
 	@mkdir -p $(@D)
-	$(RTL_BUILD)/shimgen -registry -o $@ $(SIM_VARIANTS)
+	@$(RTL_BUILD)/shimgen -registry -o $@ $(SIM_LIB_VARIANTS)
 
 $(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h cosim/mparxsim.h
-	$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
+	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 # One archive: every variant's model, its shim, the runtime and the registry.
 # Temporary files carry the shell's pid and Verilator steps hold a lock per
 # variant, so that two make runs in one tree do not mix their outputs.
-$(SIM_LIB): $(SIM_VARIANT_LIBS) $(SIM_VARIANT_OBJS) $(SIM_RUNTIME_OBJS) $(VL_RUNTIME_OBJS)
+$(SIM_LIB): $(SIM_VARIANT_LIBS) $(SIM_VARIANT_OBJS) $(SIM_RUNTIME_OBJS) $(VL_RUNTIME_OBJS) $(RTL_BUILD)/variants.txt
 	@t=$@.$$$$.tmp; rm -f $$t; \
 	 { echo "create $$t"; \
 	   for a in $(SIM_VARIANT_LIBS); do echo "addlib $$a"; done; \
 	   for o in $(SIM_VARIANT_OBJS) $(SIM_RUNTIME_OBJS) $(VL_RUNTIME_OBJS); do echo "addmod $$o"; done; \
 	   echo save; echo end; } | $(AR) -M && mv $$t $@
-	@echo "built $@ ($(words $(SIM_VARIANTS)) variants)"
+	@echo "built $@ ($(words $(SIM_LIB_VARIANTS)) variants: $(strip $(SIM_LIB_VARIANTS)))"
 
 $(SIM_STAMP): $(SIM_LIB)
 	@t=$@.$$$$.tmp; h=$$(sha256sum $< | cut -c1-64); \

@@ -10,6 +10,12 @@
 // the default) the RTL receiver beside the hardware model and the software
 // slow path (the project's main job; `make run`).
 //
+// mparx builds as pure Go (CGO_ENABLED=0, `go install`): the golden engine.
+// The RTL engine links the Verilator models through cgo and is built with
+// the tag rtl after `make sim-libs` (`go run -tags rtl ./cmd/mparx`); a
+// pure-Go mparx asked for --engine rtl says so in one line. run's default
+// engine is rtl when it is built in, golden otherwise.
+//
 // replay reads a pcap of Ethernet frames, follows every TCP connection that
 // starts with MPA startup frames (as Wireshark's heuristic finds them),
 // configures each half connection from them (markers, CRC, SeqStart), runs
@@ -32,11 +38,14 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 
-	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
+
+// errNoRTL is the one-line answer to --engine rtl from a pure-Go build
+// (built without the tag rtl).
+const errNoRTL = "mparx: this mparx is pure Go and has no RTL engine; in a checkout, build the Verilator models with `make sim-libs` and run `go run -tags rtl ./cmd/mparx ...` (`make run` does both)"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -69,8 +78,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case *engine == "rtl" && !slices.Contains(rxtop.Widths, *width):
-		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rxtop.Widths)
+	case *engine == "rtl" && rtlWidths == nil:
+		fmt.Fprintln(stderr, errNoRTL)
+		return 2
+	case *engine == "rtl" && !slices.Contains(rtlWidths, *width):
+		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
 		return 2
 	case *engine == "rtl":
 		return replayRTL(fs.Arg(0), *width, *jsonOut, *permissive, stdout, stderr)

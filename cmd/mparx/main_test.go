@@ -102,21 +102,3 @@ func TestReplayVectorDirEqualsExpected(t *testing.T) {
 		assert.Equal(t, string(want), out.String(), dir)
 	}
 }
-
-// Replaying a vector directory on the RTL (hardware with the software slow
-// path) reproduces its expected.jsonl byte for byte at both widths, like the
-// golden engine.
-func TestReplayRTLEqualsExpected(t *testing.T) {
-	dirs, err := vector.Dirs(filepath.Join("..", "..", "vectors"))
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	for _, width := range []string{"64", "128"} {
-		for _, dir := range dirs {
-			want, err := os.ReadFile(filepath.Join(dir, vector.ExpectedFile))
-			require.NoError(t, err)
-			var out, errb bytes.Buffer
-			require.Equal(t, 0, run([]string{"replay", "--engine", "rtl", "--width", width, "--json", dir}, &out, &errb), errb.String())
-			assert.Equal(t, string(want), out.String(), "%s at %s bits", dir, width)
-		}
-	}
-}

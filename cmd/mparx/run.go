@@ -5,26 +5,33 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 	"time"
 
-	"github.com/mparx/mparx/cosim/cyclemodel"
-	"github.com/mparx/mparx/cosim/rxlock"
-	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
 const runUsage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]   (DIR defaults to vectors)`
 
+// rtlResult is what the RTL engine reports of one vector.
+type rtlResult struct {
+	hw, sw, writes int    // frames the hardware took, frames it handed to software, host writes
+	cycles, beats  uint64 // the cycle lockstep: cycles run, input beats accepted
+}
+
 // runVectors replays every vector under a directory through the engine and
 // compares the results with the vector's expected results: the project's
-// main job. It returns 0 when every vector passes, 1 when one fails, and 2
-// on bad usage or unreadable vectors.
+// main job. Each vector's row is printed as soon as it is done. It returns
+// 0 when every vector passes, 1 when one fails, and 2 on bad usage or
+// unreadable vectors.
 func runVectors(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	engine := fs.String("engine", "rtl", "golden: the golden receiver against expected.jsonl; rtl: also the RTL (Verilator) beside the hardware model and the software slow path")
-	width := fs.Int("width", 64, "DATA_WIDTH of the RTL (64 or 128)")
+	defEngine := "golden"
+	if rtlWidths != nil {
+		defEngine = "rtl"
+	}
+	engine := fs.String("engine", defEngine, "golden: the golden receiver against expected.jsonl; rtl: also the RTL (Verilator) beside the hardware model and the software slow path")
+	width := fs.Int("width", 64, "DATA_WIDTH of the RTL")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -37,12 +44,15 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, runUsage)
 		return 2
 	}
-	if *engine != "golden" && *engine != "rtl" {
+	switch {
+	case *engine != "golden" && *engine != "rtl":
 		fmt.Fprintf(stderr, "mparx: unknown engine %q\n", *engine)
 		return 2
-	}
-	if *engine == "rtl" && !slices.Contains(rxtop.Widths, *width) {
-		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rxtop.Widths)
+	case *engine == "rtl" && rtlWidths == nil:
+		fmt.Fprintln(stderr, errNoRTL)
+		return 2
+	case *engine == "rtl" && !slices.Contains(rtlWidths, *width):
+		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
 		return 2
 	}
 	dirs, err := vector.Dirs(dir)
@@ -54,15 +64,23 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mparx: no vectors under %s\n", dir)
 		return 2
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "VECTOR\tFRAMES\tFPDUS\tERRORS\tHW FRAMES\tTO SW\tHOST WRITES\tCYCLES\tUTIL\tTIME\tRESULT\n")
-	failed := 0
-	for _, d := range dirs {
-		v, err := vector.Load(d)
-		if err != nil {
+	vecs := make([]*vector.Vector, len(dirs))
+	nameW := len("VECTOR")
+	for i, d := range dirs {
+		if vecs[i], err = vector.Load(d); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
+		nameW = max(nameW, len(vecs[i].Setup.Name))
+	}
+	// Fixed columns rather than a tabwriter, so that each row can be
+	// printed as its vector finishes.
+	row := func(cols ...any) {
+		fmt.Fprintf(stdout, "%-*s  %6v  %5v  %6v  %9v  %5v  %11v  %9v  %5v  %7v  %v\n", append([]any{nameW}, cols...)...)
+	}
+	row("VECTOR", "FRAMES", "FPDUS", "ERRORS", "HW FRAMES", "TO SW", "HOST WRITES", "CYCLES", "UTIL", "TIME", "RESULT")
+	failed := 0
+	for _, v := range vecs {
 		fpdus, errs := 0, 0
 		for _, r := range v.Expected {
 			switch r.Type {
@@ -77,26 +95,21 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		hw, sw, writes, cycles, util := "-", "-", "-", "-", "-"
 		err = v.Check()
 		if err == nil && *engine == "rtl" {
-			var rep rxtop.Report
-			rep, err = rxtop.Run(v, *width)
-			hw, sw, writes = fmt.Sprint(rep.Placed), fmt.Sprint(rep.Exceptions), fmt.Sprint(rep.Writes)
-		}
-		if err == nil && *engine == "rtl" {
-			var rep cyclemodel.Report
-			rep, err = rxlock.Run(v, rxlock.Options{Width: *width, Pattern: cyclemodel.NoStall, Seed: 1})
-			cycles = fmt.Sprint(rep.Cycles)
-			if rep.Cycles > 0 {
-				util = fmt.Sprintf("%.3f", float64(rep.Beats)/float64(rep.Cycles))
+			var res rtlResult
+			res, err = checkRTL(v, *width)
+			hw, sw, writes = fmt.Sprint(res.hw), fmt.Sprint(res.sw), fmt.Sprint(res.writes)
+			if res.cycles > 0 {
+				cycles = fmt.Sprint(res.cycles)
+				util = fmt.Sprintf("%.3f", float64(res.beats)/float64(res.cycles))
 			}
 		}
 		if err != nil {
 			result = "FAIL: " + err.Error()
 			failed++
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Setup.Name, len(v.Frames), fpdus, errs, hw, sw, writes,
-			cycles, util, time.Since(start).Round(time.Millisecond), result)
+		row(v.Setup.Name, len(v.Frames), fpdus, errs, hw, sw, writes, cycles, util,
+			time.Since(start).Round(time.Millisecond), result)
 	}
-	tw.Flush()
 	if *engine == "rtl" {
 		fmt.Fprintf(stdout, "\nengine rtl: mpa_rx at DATA_WIDTH %d (Verilator). A vector passes when the golden receiver reproduces\n"+
 			"expected.jsonl; when the RTL, one frame at a time beside golden/fastpath and the software slow path,\n"+
@@ -106,6 +119,8 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 			"cycle model (cosim/cyclemodel, docs/design.md section 5) agree on every output in every cycle with the\n"+
 			"frames back to back and random idle cycles (CYCLES; UTIL = input beats accepted per cycle). A\n"+
 			"lockstep mismatch names the cycle and signal and leaves an FST waveform.\n", *width)
+	} else {
+		fmt.Fprintf(stdout, "\nengine golden: a vector passes when the golden receiver reproduces its expected.jsonl.\n")
 	}
 	fmt.Fprintf(stdout, "\n%d passed, %d failed\n", len(dirs)-failed, failed)
 	if failed > 0 {

@@ -1,3 +1,5 @@
+//go:build rtl
+
 package main
 
 import (
@@ -6,6 +8,8 @@ import (
 	"os"
 	"sort"
 
+	"github.com/mparx/mparx/cosim/cyclemodel"
+	"github.com/mparx/mparx/cosim/rxlock"
 	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
@@ -13,6 +17,28 @@ import (
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
+
+// This file is the RTL engine: the Verilator models of mpa_rx linked through
+// cgo (package cosim and sim/build/libmparxsim.a). It is built with the tag
+// rtl (`make run`, `make test`); without it mparx is pure Go and
+// engine_nortl.go stands in.
+
+// rtlWidths are the DATA_WIDTHs of the RTL engine.
+var rtlWidths = rxtop.Widths
+
+// checkRTL runs a vector through the RTL for `mparx run`: frame by frame
+// beside the hardware model with the software slow path (rxtop.Run), then
+// in lockstep with the cycle model.
+func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
+	rep, err := rxtop.Run(v, width)
+	res := rtlResult{hw: rep.Placed, sw: rep.Exceptions, writes: rep.Writes}
+	if err != nil {
+		return res, err
+	}
+	lock, err := rxlock.Run(v, rxlock.Options{Width: width, Pattern: cyclemodel.NoStall, Seed: 1})
+	res.cycles, res.beats = lock.Cycles, lock.Beats
+	return res, err
+}
 
 // replayRTL replays a pcap or a vector directory through the RTL receiver
 // (rxtop.RunSystem: the RTL beside the hardware model, with the software
