@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -72,6 +73,12 @@ type Event struct {
 	Code   int      // MPAError: 1-4, 7
 	DDP    ddp.Header
 	Addr   uint64 // Placed: host address of the first octet
+	// Established: the MPA revision the connection runs (the Reply's);
+	// for a Rev 2 connection with the enhanced header (RFC 6581), the
+	// header this half's sender declared and the agreed RTR type.
+	Rev      uint8
+	Enhanced *mpa.EnhancedHeader
+	RTR      mpa.RTR
 	Err    error  // MPAError, DDPError, Dropped: the detail
 }
 

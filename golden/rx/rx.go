@@ -613,7 +613,15 @@ func (h *half) establish() {
 		}
 		x.state = stFull
 		x.passed = map[uint32]passedFPDU{}
-		x.r.emit(Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart})
+		e := Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart, Rev: n.Rev, RTR: n.RTR}
+		if n.Enhanced {
+			hdr := n.Responder
+			if x.initiator {
+				hdr = n.Initiator
+			}
+			e.Enhanced = &hdr
+		}
+		x.r.emit(e)
 	}
 	// Octets held out of order may now be FPDUs; the peer may hold data.
 	h.rescan()
