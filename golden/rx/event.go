@@ -79,7 +79,7 @@ type Event struct {
 	Rev      uint8
 	Enhanced *mpa.EnhancedHeader
 	RTR      mpa.RTR
-	Err    error  // MPAError, DDPError, Dropped: the detail
+	Err      error // MPAError, DDPError, Dropped: the detail
 }
 
 func digest(b []byte) [32]byte { return sha256.Sum256(b) }
