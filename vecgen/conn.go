@@ -145,7 +145,13 @@ func (g *Gen) Conn(o ConnOpts) *Conn {
 	}
 	c.Valid = reqErr == nil && reqN == len(req) && !o.ReqFIN && repOK
 	if c.Valid {
-		c.Neg = mpa.Negotiate(reqF, repF)
+		// RFC 6581: the Reply must fit the Request (Rev, enhanced header,
+		// peer-to-peer and RTR type).
+		var err error
+		c.Neg, err = mpa.Negotiate(reqF, repF)
+		c.Valid = err == nil
+	}
+	if c.Valid {
 		// The Data Sink's DDP version follows the MPA revision; one
 		// vector holds connections of one version only.
 		if g.validConns == 0 {
@@ -157,6 +163,12 @@ func (g *Gen) Conn(o ConnOpts) *Conn {
 		cs.Intended = &vector.Negotiated{
 			I2RMarkers: c.Neg.InitiatorMarkers, R2IMarkers: c.Neg.ResponderMarkers,
 			CRC: c.Neg.CRC, DDPVersion: c.Neg.DDPVersion,
+		}
+		if c.Neg.Rev == mpa.RevEnhanced {
+			cs.Intended.Rev = int(c.Neg.Rev)
+		}
+		if c.Neg.RTR != mpa.RTRNone {
+			cs.Intended.RTR = c.Neg.RTR.String()
 		}
 	} else {
 		// Whatever the frames said, FPDUs a scenario sends after a failed
@@ -360,8 +372,10 @@ type DDP struct {
 
 // RDMAP control octets (RV 1 in the top two bits, opcode below).
 const (
-	rdmapWrite = 0x40 // RDMA Write
-	rdmapSend  = 0x43 // Send
+	rdmapWrite    = 0x40 // RDMA Write
+	rdmapReadReq  = 0x41 // RDMA Read Request
+	rdmapReadResp = 0x42 // RDMA Read Response
+	rdmapSend     = 0x43 // Send
 )
 
 // Append appends the encoded header.
@@ -466,6 +480,43 @@ func (h *Half) Send(qn uint32, payload []byte, seg int) (msn uint32, fpdus []mpa
 			return msn, fpdus
 		}
 	}
+}
+
+// RTR frames the Ready To Receive message of type t (RFC 6581) as the next
+// FPDU: a zero-length Send into a posted buffer, a zero-length RDMA Write to
+// a registered STag, or a zero-length RDMA Read Request (on QN 1, into a
+// buffer posted for it) naming a sink STag that it registers on the peer
+// half, for the Read Response. It returns that sink STag (0 for the other
+// types).
+func (h *Half) RTR(t mpa.RTR) (sink uint32) {
+	switch t {
+	case mpa.RTRSend:
+		h.PostRecv(0, 16)
+		h.Send(0, nil, 0)
+	case mpa.RTRWrite:
+		h.Write(h.RegisterSTag(64), 0, nil, 0)
+	case mpa.RTRRead:
+		sink = h.Peer().RegisterSTag(64)
+		h.PostRecv(1, 28)
+		if h.msn[1] == 0 {
+			h.msn[1] = 1
+		}
+		msn := h.msn[1]
+		h.msn[1]++
+		req := binary.BigEndian.AppendUint32(nil, sink) // Data Sink STag
+		req = binary.BigEndian.AppendUint64(req, 0)     // Data Sink TO
+		req = binary.BigEndian.AppendUint32(req, 0)     // RDMA Read Message Size
+		req = binary.BigEndian.AppendUint32(req, 0x77)  // Data Source STag (the Responder's)
+		req = binary.BigEndian.AppendUint64(req, 0)     // Data Source TO
+		h.Segment(DDP{Last: true, DV: h.DV, RDMAP: h.rdmap(rdmapReadReq), QN: 1, MSN: msn}, req)
+	}
+	return sink
+}
+
+// ReadResponse frames a zero-length RDMA Read Response to sink (the answer
+// to a zero-length Read Request RTR).
+func (h *Half) ReadResponse(sink uint32) {
+	h.Segment(DDP{Tagged: true, Last: true, DV: h.DV, RDMAP: h.rdmap(rdmapReadResp), STag: sink}, nil)
 }
 
 // RegisterSTag registers a tagged buffer of n octets that this half's data

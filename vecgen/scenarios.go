@@ -469,12 +469,12 @@ func init() {
 		},
 		{
 			Name:    "startup-bad-rev",
-			Summary: "Rev 2 in a Request and in a Reply, Rev 0 with a strict receiver: error 4",
+			Summary: "Rev 3 in a Request, a Rev 2 Reply to a Rev 1 Request (RFC 6581: a Reply never has a higher Rev than the Request), Rev 0 with a strict receiver: error 4",
 			Tags:    []string{"startup-rev", "startup-rev0-strict", "after-error"},
 			Build: func(g *Gen) {
 				req, rep := Startup(true, true, true, true)
 				r2 := req
-				r2.Rev = 2
+				r2.Rev = 3
 				c := g.Conn(ConnOpts{Req: r2, NoReply: true})
 				c.I2R().SendMsg(0, 64, 0)
 				c.I2R().Flush()

@@ -137,7 +137,8 @@ func TestGoldenPassesWhatWasSent(t *testing.T) {
 
 // TestNothingAfterError checks RFC 5044 section 8: after an error on a half
 // connection nothing more is passed or delivered on it; after error 4 (and
-// RST, which closes the connection) on neither half.
+// RST, which closes the connection) on neither half; error 7 (RFC 6581 no
+// matching RTR) fails the startup too.
 func TestNothingAfterError(t *testing.T) {
 	for _, s := range Scenarios() {
 		b := gen(t, s)
@@ -149,7 +150,7 @@ func TestNothingAfterError(t *testing.T) {
 			case "error":
 				errs++
 				dead[h] = true
-				if r.Code == 4 {
+				if r.Code == 4 || r.Code == 7 { // failed startups close the connection
 					dead[[2]string{r.Dst, r.Src}] = true
 				}
 			case "ulpdu", "placed", "deliver":

@@ -173,7 +173,7 @@ func readPcap(path string) ([][]byte, error) {
 
 func writeTable(w io.Writer, r *rx.Receiver) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "HALF CONNECTION\tROLE\tSTATE\tMARKERS\tCRC\tSEQSTART\tFRAMES\tOCTETS\tDUP\tULPDUS\tDELIVERED\tDROPPED\tERROR")
+	fmt.Fprintln(tw, "HALF CONNECTION\tROLE\tSTATE\tREV\tIRD/ORD\tRTR\tMARKERS\tCRC\tSEQSTART\tFRAMES\tOCTETS\tDUP\tULPDUS\tDELIVERED\tDROPPED\tERROR")
 	for _, h := range r.Halves() {
 		role := "responder"
 		if h.Initiator {
@@ -183,12 +183,36 @@ func writeTable(w io.Writer, r *rx.Receiver) {
 		if h.ErrorCode != 0 {
 			errc = fmt.Sprint(h.ErrorCode)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%v\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Tuple, role, h.State,
-			onoff(h.Params.Markers), onoff(h.Params.CRC), h.Params.SeqStart, h.Frames, h.Octets, h.Dup, h.ULPDUs, h.Delivered, h.Dropped, errc)
+		rev, irdord, rtr := startupCols(h)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v\t%v\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Tuple, role, h.State,
+			rev, irdord, rtr, onoff(h.Params.Markers), onoff(h.Params.CRC), h.Params.SeqStart, h.Frames, h.Octets, h.Dup, h.ULPDUs, h.Delivered, h.Dropped, errc)
 	}
 	s := r.Stats()
 	fmt.Fprintf(tw, "\nframes %d, non-TCP %d, untracked TCP %d, dropped %d\n", s.Frames, s.NonTCP, s.Untracked, s.Dropped)
 	tw.Flush()
+}
+
+// startupCols returns the negotiated MPA revision, the IRD/ORD this half's
+// sender declared in its enhanced header (RFC 6581) and the peer-to-peer RTR
+// type, "-" where there is none (not established, or no enhanced header).
+func startupCols(h rx.HalfSummary) (rev, irdord, rtr string) {
+	rev, irdord, rtr = "-", "-", "-"
+	n := h.Startup
+	if h.State == "idle" || h.State == "startup" || h.State == "wait-peer" || (n == mpa.Negotiated{}) {
+		return
+	}
+	rev = fmt.Sprint(n.Rev)
+	if n.Enhanced {
+		e := n.Responder
+		if h.Initiator {
+			e = n.Initiator
+		}
+		irdord = fmt.Sprintf("%d/%d", e.IRD, e.ORD)
+		if n.RTR != mpa.RTRNone {
+			rtr = n.RTR.String()
+		}
+	}
+	return
 }
 
 func onoff(b bool) string {

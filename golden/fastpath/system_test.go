@@ -135,6 +135,10 @@ func TestVerdictsByScenario(t *testing.T) {
 		{"bad-checksums", fastpath.Drop, 0, nil},
 		{"mixed-traffic", fastpath.Exception, fastpath.NotTCP, nil},
 		{"startup-bad-key", fastpath.Exception, fastpath.NoConn, nil},
+		// Rev 2 peer-to-peer: software keeps both halves until the RTR is
+		// validated, then the hardware places the rest.
+		{"rev2-p2p-write", fastpath.Place, 0, nil},
+		{"rev2-p2p-read", fastpath.Place, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.vector, func(t *testing.T) {

@@ -238,10 +238,11 @@ func TestStartupErrors(t *testing.T) {
 		{"request key where reply expected", good.Append(nil), true, StartupPolicy{}, ErrBadKey},
 		{"key wrong in first octet", append([]byte{'N'}, good.Append(nil)[1:]...), false, StartupPolicy{}, ErrBadKey},
 		{"key wrong detected early", []byte("MPA ID Rez"), false, StartupPolicy{}, ErrBadKey},
-		{"rev 2", withRev(2).Append(nil), false, StartupPolicy{}, ErrBadRev},
+		{"rev 3", withRev(3).Append(nil), false, StartupPolicy{}, ErrBadRev},
+		{"rev 2 (RFC 6581)", withRev(2).Append(nil), false, StartupPolicy{}, nil},
 		{"rev 0 strict", withRev(0).Append(nil), false, StartupPolicy{}, ErrBadRev},
 		{"rev 0 permissive", withRev(0).Append(nil), false, StartupPolicy{Permissive: true}, nil},
-		{"rev 2 permissive", withRev(2).Append(nil), false, StartupPolicy{Permissive: true}, ErrBadRev},
+		{"rev 3 permissive", withRev(3).Append(nil), false, StartupPolicy{Permissive: true}, ErrBadRev},
 		{"pd 513", Startup{M: true, Rev: 1, PDLength: 513}.Append(nil), false, StartupPolicy{}, ErrPDTooLong},
 		{"reply rejected", Startup{Reply: true, R: true, Rev: 1}.Append(nil), true, StartupPolicy{}, ErrRejected},
 		{"R ignored in request", Startup{R: true, Rev: 1}.Append(nil), false, StartupPolicy{}, nil},
@@ -264,21 +265,27 @@ func TestNegotiate(t *testing.T) {
 		reqRev, repRev         uint8
 		want                   Negotiated
 	}{
-		{false, false, false, false, 1, 1, Negotiated{DDPVersion: 1}},
-		{true, false, false, false, 1, 1, Negotiated{ResponderMarkers: true, DDPVersion: 1}},
-		{false, false, true, false, 1, 1, Negotiated{InitiatorMarkers: true, DDPVersion: 1}},
-		{false, true, false, false, 1, 1, Negotiated{CRC: true, DDPVersion: 1}},
-		{false, false, false, true, 1, 1, Negotiated{CRC: true, DDPVersion: 1}},
-		{true, true, true, true, 1, 1, Negotiated{true, true, true, 1}},
+		{false, false, false, false, 1, 1, Negotiated{DDPVersion: 1, Rev: 1}},
+		{true, false, false, false, 1, 1, Negotiated{ResponderMarkers: true, DDPVersion: 1, Rev: 1}},
+		{false, false, true, false, 1, 1, Negotiated{InitiatorMarkers: true, DDPVersion: 1, Rev: 1}},
+		{false, true, false, false, 1, 1, Negotiated{CRC: true, DDPVersion: 1, Rev: 1}},
+		{false, false, false, true, 1, 1, Negotiated{CRC: true, DDPVersion: 1, Rev: 1}},
+		{true, true, true, true, 1, 1, Negotiated{InitiatorMarkers: true, ResponderMarkers: true, CRC: true, DDPVersion: 1, Rev: 1}},
 		// Appendix C Figure 16: RDMAC initiator (Rev 0, M=1, C=1) with a
 		// permissive IETF responder replying M=1: V=0, M=1/1.
-		{true, true, true, false, 0, 1, Negotiated{true, true, true, 0}},
+		{true, true, true, false, 0, 1, Negotiated{InitiatorMarkers: true, ResponderMarkers: true, CRC: true, DDPVersion: 0, Rev: 0}},
 		// Permissive IETF initiator with M=0 and an RDMAC responder.
-		{false, false, true, true, 1, 0, Negotiated{true, true, true, 0}},
+		{false, false, true, true, 1, 0, Negotiated{InitiatorMarkers: true, ResponderMarkers: true, CRC: true, DDPVersion: 0, Rev: 0}},
+		// Rev 2 frames without the enhanced header, and the fallback: a
+		// Rev 2 Request answered with Rev 1 runs Rev 1.
+		{false, true, false, true, 2, 2, Negotiated{CRC: true, DDPVersion: 1, Rev: 2}},
+		{false, true, false, true, 2, 1, Negotiated{CRC: true, DDPVersion: 1, Rev: 1}},
 	}
 	for _, tt := range tests {
 		req := Startup{M: tt.reqM, C: tt.reqC, Rev: tt.reqRev}
 		rep := Startup{Reply: true, M: tt.repM, C: tt.repC, Rev: tt.repRev}
-		assert.Equal(t, tt.want, Negotiate(req, rep))
+		got, err := Negotiate(req, rep)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got)
 	}
 }

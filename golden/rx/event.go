@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -20,7 +21,7 @@ const (
 	// Delivered: the in-order point passed a ULPDU whose DDP L bit is set:
 	// its message is delivered.
 	Delivered
-	// MPAError: an MPA error (Code 1-4, RFC 5044 section 8). Nothing more
+	// MPAError: an MPA error (Code 1-4, RFC 5044 section 8; 7, RFC 6581). Nothing more
 	// is passed or delivered on that half connection afterwards.
 	MPAError
 	// DDPError: DDP rejected a ULPDU (RFC 5041); nothing of it was placed.
@@ -41,12 +42,17 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// MPA error codes (RFC 5044 section 8).
+// MPA error codes (RFC 5044 section 8; RFC 6581 adds 5 to 7 for enhanced
+// connection establishment, of which the receiver reports 7).
 const (
 	CodeClosed  = 1 // TCP connection closed, terminated or lost (FIN, RST)
 	CodeCRC     = 2 // CRC mismatch
 	CodeMarker  = 3 // a marker and ULPDU_Length disagree on an FPDU start
 	CodeStartup = 4 // invalid MPA Request or Reply frame
+	// CodeNoMatchingRTR: peer-to-peer (RFC 6581) Request and Reply do not
+	// agree on an RTR type, or the Initiator's first FPDU is not the
+	// agreed RTR message.
+	CodeNoMatchingRTR = 7
 )
 
 // Event is one observable result of the receiver.
@@ -57,14 +63,23 @@ type Event struct {
 	// Seq: for ULPDU, Placed and Delivered the sequence number of the
 	// FPDU's ULPDU_Length field; for MPAError the sequence number where the
 	// fault lies (the FPDU's ULPDU_Length field for codes 2 and 3, the FIN
-	// or RST for code 1, the startup frame's first octet for code 4).
+	// or RST for code 1, the startup frame's first octet for code 4 (or
+	// the first octet a peer-to-peer Responder sent before the RTR), the
+	// Reply's first octet or the first FPDU's ULPDU_Length field for code
+	// 7).
 	Seq    uint32
 	Len    int      // ULPDU length (ULPDU, Placed: payload octets placed)
 	SHA256 [32]byte // ULPDU: digest of the ULPDU (DDP header and payload)
-	Code   int      // MPAError: 1-4
+	Code   int      // MPAError: 1-4, 7
 	DDP    ddp.Header
 	Addr   uint64 // Placed: host address of the first octet
-	Err    error  // MPAError, DDPError, Dropped: the detail
+	// Established: the MPA revision the connection runs (the Reply's);
+	// for a Rev 2 connection with the enhanced header (RFC 6581), the
+	// header this half's sender declared and the agreed RTR type.
+	Rev      uint8
+	Enhanced *mpa.EnhancedHeader
+	RTR      mpa.RTR
+	Err      error // MPAError, DDPError, Dropped: the detail
 }
 
 func digest(b []byte) [32]byte { return sha256.Sum256(b) }

@@ -186,14 +186,18 @@ type HalfSummary struct {
 	State      string
 	Params     mpa.Half // negotiated markers, CRC and SeqStart (full operation)
 	DDPVersion uint8
-	Frames     int // frames with payload or flags for this half
-	Octets     int // new payload octets accepted
-	Dup        int // payload octets that were duplicates
-	Dropped    int // frames dropped by a checksum
-	ULPDUs     int
-	Delivered  int
-	DDPErrors  int
-	ErrorCode  int // MPA error code, 0 if none
+	// Startup is what the connection negotiated (RFC 5044, and RFC 6581
+	// for Rev 2: IRD/ORD, peer-to-peer and its RTR type); the zero value
+	// until the connection is established.
+	Startup   mpa.Negotiated
+	Frames    int // frames with payload or flags for this half
+	Octets    int // new payload octets accepted
+	Dup       int // payload octets that were duplicates
+	Dropped   int // frames dropped by a checksum
+	ULPDUs    int
+	Delivered int
+	DDPErrors int
+	ErrorCode int // MPA error code, 0 if none
 }
 
 // Halves summarises every half connection, in the order they were found.
@@ -203,6 +207,7 @@ func (r *Receiver) Halves() []HalfSummary {
 		s := h.stats
 		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
 		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state.String(), h.params, h.ddpVersion, h.errCode
+		s.Startup = h.neg
 		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stream < out[j].Stream })
@@ -258,6 +263,11 @@ type half struct {
 	frameEnd   uint32 // just past the startup frame
 	startup    mpa.Startup
 	segRanges  [][2]uint32 // segments seen during startup (PD_Length check)
+	neg        mpa.Negotiated
+	// Peer-to-peer (RFC 6581): rtrPending on the Initiator half until its
+	// first FPDU, the RTR, has been validated; rtrWait on the Responder
+	// half until then (the Responder sends nothing before the RTR).
+	rtrPending, rtrWait bool
 
 	rcvNxt  uint32   // next octet expected in order
 	pend    []byte   // in-order octets not yet consumed
@@ -457,7 +467,7 @@ func (h *half) insertOOO(seq uint32, data []byte) {
 	h.ooo = append(h.ooo, fresh...)
 	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
 	h.mergeOOO()
-	if h.state == stFull && len(fresh) > 0 {
+	if h.state == stFull && len(fresh) > 0 && !h.rtrPending && !h.rtrWait {
 		h.scanOOO(seq, end)
 	}
 }
@@ -507,6 +517,10 @@ func (h *half) run() {
 				return
 			}
 		case stFull:
+			if h.rtrWait && (len(h.pend) > 0 || len(h.ooo) > 0) {
+				h.earlyResponder()
+				return
+			}
 			h.runFPDUs()
 			h.checkFIN()
 			return
@@ -576,7 +590,20 @@ func (h *half) establish() {
 	if !ih.initiator {
 		ih, rh = rh, ih
 	}
-	n := mpa.Negotiate(ih.startup, rh.startup)
+	n, err := mpa.Negotiate(ih.startup, rh.startup)
+	if err != nil {
+		// The Reply does not fit the Request (RFC 6581): the connection
+		// fails on the Responder's half, at its Reply.
+		code := CodeStartup
+		if errors.Is(err, mpa.ErrNoMatchingRTR) {
+			code = CodeNoMatchingRTR
+		}
+		rh.fail(code, rh.startSeq, err)
+		ih.close()
+		return
+	}
+	ih.neg, rh.neg = n, n
+	ih.rtrPending, rh.rtrWait = n.RTR != mpa.RTRNone, n.RTR != mpa.RTRNone
 	ih.params = mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: ih.frameEnd}
 	rh.params = mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: rh.frameEnd}
 	for _, x := range []*half{ih, rh} {
@@ -586,11 +613,25 @@ func (h *half) establish() {
 		}
 		x.state = stFull
 		x.passed = map[uint32]passedFPDU{}
-		x.r.emit(Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart})
+		e := Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart, Rev: n.Rev, RTR: n.RTR}
+		if n.Enhanced {
+			hdr := n.Responder
+			if x.initiator {
+				hdr = n.Initiator
+			}
+			e.Enhanced = &hdr
+		}
+		x.r.emit(e)
 	}
 	// Octets held out of order may now be FPDUs; the peer may hold data.
+	h.rescan()
+}
+
+// rescan looks again for FPDUs that can be passed out of order in what both
+// halves hold, and runs the peer of h on what it holds in order.
+func (h *half) rescan() {
 	for _, x := range []*half{h.peer, h} {
-		if len(x.ooo) > 0 {
+		if len(x.ooo) > 0 && !x.rtrPending && !x.rtrWait {
 			for _, s := range append([]oooSeg(nil), x.ooo...) {
 				if s.skip > 0 {
 					continue
@@ -602,6 +643,19 @@ func (h *half) establish() {
 			x.run()
 		}
 	}
+}
+
+// earlyResponder reports octets the Responder sent after its Reply before
+// the Initiator's RTR was received (peer-to-peer, RFC 6581; RFC 5044 section
+// 7.1.2 rule 4): the startup did not complete as negotiated, code 4, at the
+// first such octet. The connection is closed.
+func (h *half) earlyResponder() {
+	seq := h.pendSeq
+	if len(h.pend) == 0 {
+		seq = h.ooo[0].seq
+	}
+	h.fail(CodeStartup, seq, fmt.Errorf("peer-to-peer: the Responder sent octets at %d before the Initiator's %v RTR was received", seq, h.neg.RTR))
+	h.peer.close()
 }
 
 // fpduAt decodes the FPDU whose first octet is at seq (see mpa.Half.FPDUAt).
@@ -657,11 +711,30 @@ func (h *half) runFPDUs() {
 				}
 			}
 		}
+		if err == nil && h.rtrPending {
+			// Peer-to-peer: the Initiator's first FPDU is the agreed RTR
+			// (RFC 6581).
+			if err = mpa.CheckRTR(h.neg.RTR, ulpdu); err != nil {
+				code = CodeNoMatchingRTR
+			}
+		}
 		if err != nil {
 			h.fail(code, lseq, err)
+			if code == CodeNoMatchingRTR {
+				h.peer.close()
+			}
 			return
 		}
 		hdr, ok := h.pass(lseq, ulpdu)
+		if h.rtrPending {
+			h.rtrPending, h.peer.rtrWait = false, false
+			h.advance(wl)
+			if ok && hdr.Last {
+				h.deliver(lseq, hdr)
+			}
+			h.rescan()
+			continue
+		}
 		h.advance(wl)
 		if ok && hdr.Last {
 			h.deliver(lseq, hdr)
@@ -853,7 +926,7 @@ func (r *Receiver) HardwareAdvance(t wire.FourTuple, to uint32) error {
 // and the negotiated parameters.
 func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bool) {
 	h := r.halves[t]
-	if h == nil || h.state != stFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin {
+	if h == nil || h.state != stFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin || h.rtrPending || h.rtrWait {
 		return 0, mpa.Half{}, false
 	}
 	return h.rcvNxt, h.params, true

@@ -149,7 +149,10 @@ func recordsEqual(a, b Record) bool {
 	if (a.DDP == nil) != (b.DDP == nil) || (a.DDP != nil && *a.DDP != *b.DDP) {
 		return false
 	}
-	a.Len, b.Len, a.DDP, b.DDP = nil, nil, nil, nil
+	if (a.Enhanced == nil) != (b.Enhanced == nil) || (a.Enhanced != nil && *a.Enhanced != *b.Enhanced) {
+		return false
+	}
+	a.Len, b.Len, a.DDP, b.DDP, a.Enhanced, b.Enhanced = nil, nil, nil, nil, nil, nil
 	return a == b
 }
 
@@ -178,6 +181,16 @@ func EventRecord(e *rx.Event) Record {
 		r.Len, r.Addr, r.DDP = &n, e.Addr, ddpRec()
 	case rx.Delivered:
 		r.DDP = ddpRec()
+	case rx.Established:
+		if e.Rev == mpa.RevEnhanced {
+			r.Rev = int(e.Rev)
+		}
+		if e.Enhanced != nil {
+			r.Enhanced = &Enhanced{IRD: e.Enhanced.IRD, ORD: e.Enhanced.ORD}
+			if e.RTR != mpa.RTRNone {
+				r.Enhanced.RTR = e.RTR.String()
+			}
+		}
 	case rx.MPAError:
 		r.Code = e.Code
 	case rx.DDPError:

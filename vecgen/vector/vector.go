@@ -98,6 +98,10 @@ type Negotiated struct {
 	R2IMarkers bool  `json:"r2i_markers"` // markers in the Responder's FPDUs
 	CRC        bool  `json:"crc"`
 	DDPVersion uint8 `json:"ddp_version"`
+	// Rev is 2 for a connection that runs MPA Rev 2 (RFC 6581), omitted
+	// otherwise; RTR names the peer-to-peer RTR message when there is one.
+	Rev int    `json:"rev,omitempty"`
+	RTR string `json:"rtr,omitempty"`
 }
 
 // STag is a registered tagged buffer.
@@ -219,6 +223,22 @@ type Record struct {
 	Frame int    `json:"frame"` // index (from 0) of the frame being processed
 	// BufLen is the length of a buffer record's buffer.
 	BufLen uint64 `json:"buf_len,omitempty"`
+	// Rev is set on the established records of a connection that runs MPA
+	// Rev 2 (RFC 6581); omitted for Rev 0 and 1.
+	Rev int `json:"rev,omitempty"`
+	// Enhanced is set on the established records of a Rev 2 connection
+	// whose frames carry the enhanced header.
+	Enhanced *Enhanced `json:"enhanced,omitempty"`
+}
+
+// Enhanced is what an established record says of RFC 6581's enhanced
+// header: the IRD and ORD that the half connection's sender declared in its
+// startup frame, and in peer-to-peer mode the agreed RTR message ("send",
+// "write" or "read").
+type Enhanced struct {
+	IRD uint16 `json:"ird"`
+	ORD uint16 `json:"ord"`
+	RTR string `json:"rtr,omitempty"`
 }
 
 // DDP holds the DDP header fields of a record.
