@@ -2,6 +2,7 @@ package rx
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"testing"
 
@@ -262,4 +263,47 @@ func TestPortInitiatorFromSYN(t *testing.T) {
 	require.NotEmpty(t, r.Halves())
 	assert.True(t, r.Halves()[0].Initiator)
 	assert.Equal(t, c.tu, r.Halves()[0].Tuple)
+}
+
+// Any segmentation of both startup frames, the Request's segments in any
+// order, with or without the handshake in the capture: auto-detection
+// follows the connection exactly as a receiver told of it (AddConn) does.
+func TestDetectRandomCuts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 5))
+	for i := 0; i < 200; i++ {
+		pd := make([]byte, rng.IntN(41))
+		for j := range pd {
+			pd[j] = byte(rng.Uint32())
+		}
+		req := mpa.NewStartup(false, rng.IntN(2) == 0, rng.IntN(2) == 0, pd)
+		rep := mpa.NewStartup(true, rng.IntN(2) == 0, rng.IntN(2) == 0, pd[:len(pd)/2])
+		c := newTestConn(i, req, rep, rng.Uint32(), rng.Uint32())
+		for n := 0; n < 3; n++ {
+			c.i2r.Add([]byte(fmt.Sprintf("initiator ULPDU %d", n)))
+			c.r2i.Add([]byte(fmt.Sprintf("responder ULPDU %d", n)))
+		}
+		syn := rng.IntN(2) == 0
+		var frames [][]byte
+		if syn {
+			frames = c.handshake(t)
+		}
+		rq := cut(t, c.tu, c.iseq, req.Append(nil), 1+rng.IntN(25))
+		rng.Shuffle(len(rq), func(a, b int) { rq[a], rq[b] = rq[b], rq[a] })
+		frames = append(frames, rq...)
+		frames = append(frames, cut(t, c.tu.Reverse(), c.rseq, rep.Append(nil), 1+rng.IntN(25))...)
+		frames = append(frames, segFrames(t, c.tu, c.i2r.Random(rng, 1, 40))...)
+		frames = append(frames, segFrames(t, c.tu.Reverse(), c.r2i.Random(rng, 1, 40))...)
+
+		auto := New(Config{Auto: true, Digests: true})
+		told := New(Config{Digests: true})
+		told.AddConn(c.spec())
+		for _, f := range frames {
+			auto.Frame(f)
+			told.Frame(f)
+		}
+		require.NotEmpty(t, ulpdus(told.Events()), "case %d", i)
+		require.Equal(t, ulpdus(told.Events()), ulpdus(auto.Events()), "case %d (syn %v)", i, syn)
+		require.Equal(t, errorsOf(told.Events()), errorsOf(auto.Events()), "case %d", i)
+		require.Len(t, kinds(auto.Events(), Established), 2, "case %d", i)
+	}
 }
