@@ -91,9 +91,13 @@ func replayCapture(frames [][]byte, o captureOpts, onEvent func(*rx.Event)) (*rx
 // and why. completed says the frames were given to the hardware with their
 // checksums completed.
 func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []string {
-	n := 0
-	var per []string
+	n, dropped := 0, 0
+	var per, hint []string
 	for _, h := range hosts {
+		if h.DroppedOffloaded > 0 {
+			dropped += h.DroppedOffloaded
+			hint = append(hint, fmt.Sprintf("%s: %d", netip.AddrFrom4(h.Host), h.DroppedOffloaded))
+		}
 		n += h.Offloaded + h.Ignored
 		host := netip.AddrFrom4(h.Host).String()
 		if h.Offloaded > 0 {
@@ -102,6 +106,10 @@ func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []s
 		if h.Ignored > 0 {
 			per = append(per, fmt.Sprintf("%s: %d with a checksum that does not verify", host, h.Ignored))
 		}
+	}
+	if n == 0 && dropped > 0 {
+		return []string{fmt.Sprintf("checksums %v: no frame taken unverified; %d frames dropped for their TCP checksum hold the transmit checksum offload signature (%s): a capture taken on the sending host? --checksums auto takes them",
+			c, dropped, strings.Join(hint, ", "))}
 	}
 	if n == 0 {
 		return []string{fmt.Sprintf("checksums %v: no frame taken unverified", c)}

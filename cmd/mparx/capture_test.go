@@ -193,7 +193,7 @@ func TestReplaySharedCapture(t *testing.T) {
 
 	// Verifying every checksum loses the capturing host's frames, each a
 	// drop naming its real ports and sequence number.
-	evs, _ := replayJSON(t, "--checksums", "verify", sharedCapture)
+	evs, notes := replayJSON(t, "--checksums", "verify", sharedCapture)
 	var drops []jsonEvent
 	for _, r := range rows {
 		if r.checksumBad {
@@ -201,6 +201,9 @@ func TestReplaySharedCapture(t *testing.T) {
 		}
 	}
 	assert.Equal(t, drops, ofType(evs, "drop"))
+	for host, n := range badBy {
+		assert.Contains(t, notes, strconv.Itoa(n)+" frames dropped for their TCP checksum hold the transmit checksum offload signature ("+host+": "+strconv.Itoa(n)+")")
+	}
 	assert.Empty(t, ofType(evs, "established"))
 	assert.Empty(t, ofType(evs, "ulpdu"))
 }

@@ -105,6 +105,10 @@ type HostChecksums struct {
 	Host      [4]byte
 	Offloaded int // TCP checksum field held the offload signature (ChecksumsAuto)
 	Ignored   int // a failing checksum taken under ChecksumsIgnore
+	// DroppedOffloaded counts frames dropped (ChecksumsVerify) whose TCP
+	// checksum field holds the offload signature: ChecksumsAuto would take
+	// them.
+	DroppedOffloaded int
 }
 
 // ChecksumTally counts unverified checksums per sending host. The zero
@@ -119,6 +123,19 @@ func (t *ChecksumTally) Add(src [4]byte, u Unverified) {
 	if u == Verified {
 		return
 	}
+	h := t.host(src)
+	if u == Offloaded {
+		h.Offloaded++
+	} else {
+		h.Ignored++
+	}
+}
+
+// AddDropped counts a frame from src dropped for its TCP checksum, whose
+// checksum field holds the offload signature.
+func (t *ChecksumTally) AddDropped(src [4]byte) { t.host(src).DroppedOffloaded++ }
+
+func (t *ChecksumTally) host(src [4]byte) *HostChecksums {
 	if t.hosts == nil {
 		t.hosts = map[[4]byte]*HostChecksums{}
 	}
@@ -127,11 +144,7 @@ func (t *ChecksumTally) Add(src [4]byte, u Unverified) {
 		h = &HostChecksums{Host: src}
 		t.hosts[src] = h
 	}
-	if u == Offloaded {
-		h.Offloaded++
-	} else {
-		h.Ignored++
-	}
+	return h
 }
 
 // Hosts returns the counts per sending host, ordered by address.
@@ -144,7 +157,7 @@ func (t *ChecksumTally) Hosts() []HostChecksums {
 	return out
 }
 
-// Total returns the number of frames counted.
+// Total returns the number of frames taken unverified.
 func (t *ChecksumTally) Total() int {
 	n := 0
 	for _, h := range t.hosts {

@@ -141,7 +141,8 @@ func (r *Receiver) Stats() Stats {
 }
 
 // UnverifiedHosts returns, per sending host, the frames taken although a
-// checksum did not verify, and why (Config.Checksums).
+// checksum did not verify, and why (Config.Checksums), and the frames
+// dropped whose TCP checksum field holds the offload signature.
 func (r *Receiver) UnverifiedHosts() []HostChecksums { return r.tally.Hosts() }
 
 func (r *Receiver) emit(e Event) {
@@ -164,6 +165,9 @@ func (r *Receiver) Frame(b []byte) {
 		r.stats.NonTCP++
 		return
 	case err != nil:
+		if errors.Is(err, wire.ErrTCPChecksum) && f.OffloadSignature() {
+			r.tally.AddDropped(f.SrcIP)
+		}
 		r.stats.Dropped++
 		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
 		if h := r.halves[f.FourTuple()]; h != nil {
