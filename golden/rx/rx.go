@@ -176,6 +176,11 @@ func (r *Receiver) Frame(b []byte) {
 		return
 	}
 	r.tally.Add(f.SrcIP, u)
+	r.take(f)
+}
+
+// take passes a valid TCP frame to its half connection, or to detection.
+func (r *Receiver) take(f wire.Frame) {
 	h := r.halves[f.FourTuple()]
 	if h == nil {
 		r.probe(f)
