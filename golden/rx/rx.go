@@ -35,8 +35,8 @@ type ConnSpec struct {
 type Config struct {
 	// Auto also follows connections that it finds by their startup frames:
 	// a half connection whose stream (from its SYN when the capture has
-	// it, else from the first payload octet seen) begins with "MPA ID Req
-	// Frame" is the Initiator's, and one that begins with "MPA ID Rep
+	// it, else from the lowest sequence number seen) begins with "MPA ID
+	// Req Frame" is the Initiator's, and one that begins with "MPA ID Rep
 	// Frame" the Responder's (Wireshark's heuristic, on the reassembled
 	// stream: the key may come in several segments). See detect.go.
 	Auto bool
