@@ -127,6 +127,9 @@ func (r *Receiver) probe(f wire.Frame) {
 		return
 	}
 	key, dir := connKey(t)
+	if r.probes == nil {
+		r.probes = map[wire.FourTuple]*probeConn{}
+	}
 	pc := r.probes[key]
 	if pc == nil {
 		pc = &probeConn{opener: -1}

@@ -69,7 +69,7 @@ type Config struct {
 type Receiver struct {
 	cfg    Config
 	halves map[wire.FourTuple]*half
-	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports)
+	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports); made on first use
 	tally  ChecksumTally
 	order  []*half // in creation order, for reports
 	nconn  int
@@ -95,7 +95,7 @@ func New(cfg Config) *Receiver {
 	if cfg.Window == 0 {
 		cfg.Window = DefaultWindow
 	}
-	return &Receiver{cfg: cfg, halves: map[wire.FourTuple]*half{}, probes: map[wire.FourTuple]*probeConn{}}
+	return &Receiver{cfg: cfg, halves: map[wire.FourTuple]*half{}}
 }
 
 // AddConn follows connection c from its startup frames and returns the DDP
