@@ -13,7 +13,7 @@ import (
 	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
-	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -43,12 +43,16 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 // replayRTL replays a pcap or a vector directory through the RTL receiver
 // (rxtop.RunSystem: the RTL beside the hardware model, with the software
 // slow path) and prints what hardware and software reported together, in
-// the same forms as the golden engine.
-func replayRTL(path string, width int, jsonOut, permissive bool, stdout, stderr io.Writer) int {
+// the same forms as the golden engine. A bare capture's frames are given
+// to the hardware as the wire carried them (checksums completed where the
+// policy takes them unverified), with the setup learned from the traffic.
+func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stderr io.Writer) int {
 	var (
 		sys    *fastpath.System
 		frames [][]byte
 		v      *vector.Vector
+		hooks  rxtop.Hooks
+		notes  []string
 	)
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		if v, err = vector.Load(path); err != nil {
@@ -67,10 +71,18 @@ func replayRTL(path string, width int, jsonOut, permissive bool, stdout, stderr 
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		sys = fastpath.NewSystemConfig(ddp.NewMemory(), rx.Config{Auto: true, Policy: mpa.StartupPolicy{Permissive: permissive}})
+		var hosts []rx.HostChecksums
+		frames, hosts = wireFrames(frames, o.checksums)
+		notes = checksumNotes(o.checksums, hosts, true)
+		sys = fastpath.NewSystemConfig(ddp.NewMemory(), o.rxConfig())
 		sys.HW.Slots, sys.STagSlots, sys.RQDepth = rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth
+		if o.learn {
+			setup := learn.Learn(frames, o.rxConfig())
+			hooks.Before = func(i int, e rxtop.Engines) error { return setup.Apply(i, e.Sys, e.Sys.SW.Stream) }
+			notes = append(notes, setup.Summary())
+		}
 	}
-	rep, err := rxtop.RunSystem(sys, frames, width, rxtop.Hooks{})
+	rep, err := rxtop.RunSystem(sys, frames, width, hooks)
 	if err != nil {
 		fmt.Fprintf(stderr, "mparx: rtl: %v\n", err)
 		return 1
@@ -100,9 +112,11 @@ func replayRTL(path string, width int, jsonOut, permissive bool, stdout, stderr 
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
+		writeNotes(stderr, notes, true)
 		return 0
 	}
 	writeTable(stdout, sys.SW)
+	writeNotes(stdout, append(notes, unionNote(evs)), false)
 	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
 	return 0

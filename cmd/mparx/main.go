@@ -3,7 +3,8 @@
 // Usage:
 //
 //	mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-//	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128] FILE.pcap|VECTOR_DIR
+//	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128]
+//	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors): the
 // golden receiver against the vector's expected results, and (engine rtl,
@@ -16,14 +17,20 @@
 // pure-Go mparx asked for --engine rtl says so in one line. run's default
 // engine is rtl when it is built in, golden otherwise.
 //
-// replay reads a pcap of Ethernet frames, follows every TCP connection that
-// starts with MPA startup frames (as Wireshark's heuristic finds them),
+// replay reads a pcap of Ethernet frames, follows every TCP connection whose
+// streams start with MPA startup frames (as Wireshark's heuristic finds
+// them, on the reassembled start of each stream) or that uses a --port,
 // configures each half connection from them (markers, CRC, SeqStart), runs
 // the golden receiver and prints a summary per half connection, or with
 // --json one JSON object per line for every event, in the expected.jsonl
-// format of the conformance vectors (vectors/README.md). Given a vector
-// directory instead of a pcap, replay uses the vector's setup (connections,
-// STags, receive buffers) and its --json output equals expected.jsonl.
+// format of the conformance vectors (vectors/README.md); notes on unverified
+// checksums and the learned setup follow the table (on stderr with --json).
+// A bare capture's checksums follow --checksums (auto: frames with the
+// transmit-offload signature are taken unverified), and its DDP setup is
+// learned from the traffic (--learn) so that ULPDUs are placed. Given a
+// vector directory instead of a pcap, replay uses the vector's setup
+// (connections, STags, receive buffers), verifies every checksum, and its
+// --json output equals expected.jsonl.
 package main
 
 import (
@@ -33,6 +40,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/google/gopacket/layers"
@@ -52,7 +60,8 @@ func main() {
 }
 
 const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-       mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128] FILE.pcap|VECTOR_DIR`
+       mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128]
+                    [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad
 // usage or unreadable input).
@@ -70,11 +79,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	permissive := fs.Bool("permissive", false, "accept MPA Rev 0 startup frames (RFC 5044 Appendix C)")
 	engine := fs.String("engine", "golden", "golden: the golden receiver; rtl: the RTL receiver (Verilator) with the software slow path, checked frame by frame against the hardware model")
 	width := fs.Int("width", 64, "DATA_WIDTH of the RTL (engine rtl)")
+	var copts captureOpts
+	captureFlags(fs, &copts)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	copts.permissive = *permissive
+	if st, err := os.Stat(fs.Arg(0)); err == nil && st.IsDir() && len(explicit(fs)) > 0 {
+		fmt.Fprintf(stderr, "mparx: %s: a vector directory uses its setup and verifies every checksum (%s apply to pcap files)\n",
+			fs.Arg(0), strings.Join(explicit(fs), ", "))
 		return 2
 	}
 	switch {
@@ -85,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
 		return 2
 	case *engine == "rtl":
-		return replayRTL(fs.Arg(0), *width, *jsonOut, *permissive, stdout, stderr)
+		return replayRTL(fs.Arg(0), *width, *jsonOut, copts, stdout, stderr)
 	case *engine != "golden":
 		fmt.Fprintf(stderr, "mparx: engine %q is not available\n", *engine)
 		return 2
@@ -93,6 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var recs []vector.Record
 	onEvent := func(e *rx.Event) { recs = append(recs, vector.EventRecord(e)) }
 	var r *rx.Receiver
+	var notes []string
 	path := fs.Arg(0)
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		// A vector directory: its setup gives the connections, STags and
@@ -124,9 +142,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		r = rx.New(rx.Config{Auto: true, Digests: true, OnEvent: onEvent, Policy: mpa.StartupPolicy{Permissive: *permissive}})
-		for _, f := range frames {
-			r.Frame(f)
+		if r, notes, err = replayCapture(frames, copts, onEvent); err != nil {
+			fmt.Fprintf(stderr, "mparx: %v\n", err)
+			return 2
 		}
 	}
 	if *jsonOut {
@@ -138,9 +156,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
+		writeNotes(stderr, notes, true)
 		return 0
 	}
 	writeTable(stdout, r)
+	writeNotes(stdout, notes, false)
 	return 0
 }
 

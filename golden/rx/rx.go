@@ -34,10 +34,20 @@ type ConnSpec struct {
 // Config configures a Receiver.
 type Config struct {
 	// Auto also follows connections that it finds by their startup frames:
-	// a TCP payload that begins with "MPA ID Req Frame" starts the Initiator
-	// half there, and one that begins with "MPA ID Rep Frame" on the reverse
-	// half starts the Responder half (as Wireshark's heuristic does).
+	// a half connection whose stream (from its SYN when the capture has
+	// it, else from the lowest sequence number seen) begins with "MPA ID
+	// Req Frame" is the Initiator's, and one that begins with "MPA ID Rep
+	// Frame" the Responder's (Wireshark's heuristic, on the reassembled
+	// stream: the key may come in several segments). See detect.go.
 	Auto bool
+	// Ports lists TCP ports known to speak MPA: every connection to or
+	// from one is followed from the first octet of each stream, whatever
+	// it holds (Wireshark's "Decode As"), so a wrong key or Rev there is
+	// error code 4. The Initiator is the end that sent the SYN, else the
+	// end that sent payload first.
+	Ports []uint16
+	// Checksums is the checksum policy (ChecksumsVerify by default).
+	Checksums Checksums
 	// Policy is the startup policy of connections found by Auto.
 	Policy mpa.StartupPolicy
 	// Window is how far beyond rcv_nxt a half connection accepts data;
@@ -59,6 +69,8 @@ type Config struct {
 type Receiver struct {
 	cfg    Config
 	halves map[wire.FourTuple]*half
+	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports); made on first use
+	tally  ChecksumTally
 	order  []*half // in creation order, for reports
 	nconn  int
 	events []Event
@@ -72,7 +84,10 @@ type Stats struct {
 	Frames    int // frames offered
 	Dropped   int // failed an Ethernet, IPv4 or TCP check
 	NonTCP    int // not IPv4/TCP
-	Untracked int // TCP frames of no MPA half connection
+	Untracked int // TCP frames of no MPA half connection (held frames of a connection not yet known count too)
+	// Unverified counts frames taken although a checksum did not verify
+	// (Config.Checksums); UnverifiedHosts has them per sending host.
+	Unverified int
 }
 
 // New returns a receiver with no connections.
@@ -116,7 +131,19 @@ func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
 func (r *Receiver) Events() []Event { return r.events }
 
 // Stats returns the frame counters.
-func (r *Receiver) Stats() Stats { return r.stats }
+func (r *Receiver) Stats() Stats {
+	s := r.stats
+	for _, pc := range r.probes {
+		s.Untracked += len(pc.held)
+	}
+	s.Unverified = r.tally.Total()
+	return s
+}
+
+// UnverifiedHosts returns, per sending host, the frames taken although a
+// checksum did not verify, and why (Config.Checksums), and the frames
+// dropped whose TCP checksum field holds the offload signature.
+func (r *Receiver) UnverifiedHosts() []HostChecksums { return r.tally.Hosts() }
 
 func (r *Receiver) emit(e Event) {
 	e.Frame = r.frame
@@ -132,12 +159,15 @@ func (r *Receiver) emit(e Event) {
 func (r *Receiver) Frame(b []byte) {
 	r.frame = r.stats.Frames
 	r.stats.Frames++
-	f, err := wire.Parse(b)
+	f, u, err := r.cfg.Checksums.Parse(b)
 	switch {
 	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP):
 		r.stats.NonTCP++
 		return
 	case err != nil:
+		if errors.Is(err, wire.ErrTCPChecksum) && f.OffloadSignature() {
+			r.tally.AddDropped(f.SrcIP)
+		}
 		r.stats.Dropped++
 		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
 		if h := r.halves[f.FourTuple()]; h != nil {
@@ -145,37 +175,18 @@ func (r *Receiver) Frame(b []byte) {
 		}
 		return
 	}
+	r.tally.Add(f.SrcIP, u)
+	r.take(f)
+}
+
+// take passes a valid TCP frame to its half connection, or to detection.
+func (r *Receiver) take(f wire.Frame) {
 	h := r.halves[f.FourTuple()]
-	if h == nil && r.cfg.Auto {
-		h = r.detect(f)
-	}
 	if h == nil {
-		r.stats.Untracked++
+		r.probe(f)
 		return
 	}
 	h.segment(f)
-}
-
-// detect starts following a connection whose startup frame begins this
-// frame's payload (Config.Auto).
-func (r *Receiver) detect(f wire.Frame) *half {
-	p := f.Payload
-	if len(p) < mpa.KeyLen {
-		return nil
-	}
-	switch string(p[:mpa.KeyLen]) {
-	case string(mpa.RequestKey[:]):
-		ih, _ := r.newConn(f.FourTuple(), r.cfg.Policy)
-		ih.begin(f.Seq)
-		return ih
-	case string(mpa.ReplyKey[:]):
-		// The Request was not seen: follow the Responder half alone; it
-		// reaches full operation only if the Request turns up.
-		_, rh := r.newConn(f.FourTuple().Reverse(), r.cfg.Policy)
-		rh.begin(f.Seq)
-		return rh
-	}
-	return nil
 }
 
 // HalfSummary is the state and counters of one half connection.
@@ -280,6 +291,12 @@ type half struct {
 	finSeq  uint32
 	errCode int
 	stats   HalfSummary
+
+	// Before the half begins (Auto, Ports: detect.go).
+	port  bool         // on an MPA port: begins at its stream's first octet
+	probe probe        // the start of its stream
+	held  []wire.Frame // frames held until the start is known
+	never bool         // its stream does not start with the startup frame: not followed
 }
 
 func (h *half) begin(seq uint32) {
@@ -292,14 +309,18 @@ func before(a, b uint32) bool { return int32(a-b) < 0 }
 // segment takes one valid TCP segment of this half connection.
 func (h *half) segment(f wire.Frame) {
 	h.stats.Frames++
-	if h.state == stIdle {
-		// Auto: the peer half starts at its startup frame.
-		if len(f.Payload) < mpa.KeyLen || string(f.Payload[:mpa.KeyLen]) != string(h.expectKey()) {
-			return
-		}
-		h.begin(f.Seq)
+	if h.state == stIdle && !h.idle(f) {
+		return
 	}
+	h.process(f)
+}
+
+// process takes a segment of a half connection that has begun.
+func (h *half) process(f wire.Frame) {
 	if h.state == stClosed {
+		if f.Flags&wire.FlagRST != 0 {
+			h.peer.close() // a half closed by a FIN or an error: the RST still ends the connection
+		}
 		return
 	}
 	if f.Flags&wire.FlagRST != 0 {

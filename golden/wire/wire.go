@@ -84,6 +84,7 @@ type Frame struct {
 	Seq, Ack         uint32
 	Flags            uint8 // FlagFIN ... FlagCWR
 	Window           uint16
+	Checksum         uint16 // the TCP checksum field as carried
 
 	// Payload is the TCP payload: a sub-slice of the input to Parse (not a
 	// copy). Ethernet padding beyond the IPv4 total length is not included.
@@ -96,8 +97,25 @@ type Frame struct {
 // IPv4 header checksum (ErrIPChecksum); protocol (ErrNotTCP); fragmentation
 // (ErrFragment); TCP header length (ErrMalformed); TCP checksum
 // (ErrTCPChecksum). Octets after the IPv4 total length (Ethernet padding) are
-// ignored.
-func Parse(b []byte) (Frame, error) {
+// ignored. With ErrTCPChecksum the returned Frame is filled as for an
+// accepted frame (ports, sequence number, flags, payload).
+func Parse(b []byte) (Frame, error) { return ParseWith(b, CheckAll) }
+
+// Checks selects the checksums ParseWith verifies.
+type Checks uint8
+
+// Checksums ParseWith can verify.
+const (
+	CheckIP  Checks = 1 << iota // the IPv4 header checksum (ErrIPChecksum)
+	CheckTCP                    // the TCP checksum (ErrTCPChecksum)
+
+	CheckAll = CheckIP | CheckTCP
+)
+
+// ParseWith is Parse verifying only the checksums in checks: with 0 it
+// accepts a frame whatever its checksums hold (as Wireshark does by
+// default). Every other check is made.
+func ParseWith(b []byte, checks Checks) (Frame, error) {
 	var f Frame
 	if len(b) < ethHeaderLen {
 		return f, fmt.Errorf("%w: frame of %d octets is shorter than an Ethernet header", ErrMalformed, len(b))
@@ -137,7 +155,7 @@ func Parse(b []byte) (Frame, error) {
 		return f, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
 	}
 	ip = ip[:total] // drop Ethernet padding
-	if IPv4Checksum(ip[:ihl]) != 0 {
+	if checks&CheckIP != 0 && IPv4Checksum(ip[:ihl]) != 0 {
 		return f, fmt.Errorf("%w: header checksum field %#04x", ErrIPChecksum, binary.BigEndian.Uint16(ip[10:]))
 	}
 	if ip[9] != ProtocolTCP {
@@ -161,9 +179,9 @@ func Parse(b []byte) (Frame, error) {
 	if thl > len(tcp) {
 		return f, fmt.Errorf("%w: TCP header length %d exceeds the %d-octet IPv4 payload", ErrMalformed, thl, len(tcp))
 	}
-	if TCPChecksum(f.SrcIP, f.DstIP, tcp) != 0 {
-		return f, fmt.Errorf("%w: checksum field %#04x", ErrTCPChecksum, binary.BigEndian.Uint16(tcp[16:]))
-	}
+	// The header fields are filled before the checksum is checked: a frame
+	// rejected with ErrTCPChecksum still names its ports and sequence
+	// number (drop reports, transmit checksum offload).
 	f.TCPHeaderLen = thl
 	f.SrcPort = binary.BigEndian.Uint16(tcp[0:])
 	f.DstPort = binary.BigEndian.Uint16(tcp[2:])
@@ -171,8 +189,64 @@ func Parse(b []byte) (Frame, error) {
 	f.Ack = binary.BigEndian.Uint32(tcp[8:])
 	f.Flags = tcp[13]
 	f.Window = binary.BigEndian.Uint16(tcp[14:])
+	f.Checksum = binary.BigEndian.Uint16(tcp[16:])
 	f.Payload = tcp[thl:]
+	if checks&CheckTCP != 0 && TCPChecksum(f.SrcIP, f.DstIP, tcp) != 0 {
+		return f, fmt.Errorf("%w: checksum field %#04x", ErrTCPChecksum, f.Checksum)
+	}
 	return f, nil
+}
+
+// OffloadSignature reports whether the frame's TCP checksum field holds the
+// transmit checksum offload signature: the folded ones' complement sum of
+// the IPv4 pseudo-header alone (PseudoHeaderSum), which a sending stack
+// leaves in the field when the NIC is to complete the checksum (Linux
+// CHECKSUM_PARTIAL, the NDIS task offload contract). A capture taken on the
+// sending host shows the frame before the NIC completed it.
+func (f Frame) OffloadSignature() bool {
+	return f.Checksum == PseudoHeaderSum(f.SrcIP, f.DstIP, f.TCPHeaderLen+len(f.Payload))
+}
+
+// PseudoHeaderSum returns the folded ones' complement sum (not
+// complemented) of the IPv4 pseudo-header of a TCP segment of tcpLen octets
+// from src to dst (RFC 9293 section 3.1).
+func PseudoHeaderSum(src, dst [4]byte, tcpLen int) uint16 {
+	acc := uint64(binary.BigEndian.Uint32(src[:])) +
+		uint64(binary.BigEndian.Uint32(dst[:])) +
+		ProtocolTCP + uint64(tcpLen)
+	return fold(acc)
+}
+
+// CompleteChecksums rewrites, in place, the IPv4 header checksum and the
+// TCP checksum of an Ethernet frame that ParseWith(b, 0) accepts, to the
+// values that verify: what a NIC with transmit checksum offload puts on the
+// wire. It reports whether it changed an octet.
+func CompleteChecksums(b []byte) (bool, error) {
+	f, err := ParseWith(b, 0)
+	if err != nil {
+		return false, err
+	}
+	off := ethHeaderLen
+	if f.VLAN {
+		off += vlanTagLen
+	}
+	ip := b[off:]
+	ip = ip[:binary.BigEndian.Uint16(ip[2:])]
+	// A checksum that fails verification differs from the one computed
+	// here, so every rewrite changes the frame.
+	changed := false
+	if IPv4Checksum(ip[:f.IPHeaderLen]) != 0 {
+		ip[10], ip[11] = 0, 0
+		binary.BigEndian.PutUint16(ip[10:], IPv4Checksum(ip[:f.IPHeaderLen]))
+		changed = true
+	}
+	tcp := ip[f.IPHeaderLen:]
+	if TCPChecksum(f.SrcIP, f.DstIP, tcp) != 0 {
+		tcp[16], tcp[17] = 0, 0
+		binary.BigEndian.PutUint16(tcp[16:], TCPChecksum(f.SrcIP, f.DstIP, tcp))
+		changed = true
+	}
+	return changed, nil
 }
 
 // FourTuple names the half connection that carried a frame: data flows from

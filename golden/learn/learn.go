@@ -1,0 +1,244 @@
+// Package learn infers the DDP setup of a capture that comes without one
+// (a bare pcap, not a vector): the tagged buffers and posted receive buffers
+// its traffic needs, so that ULPDUs are placed in host memory and the
+// placements of two engines (golden, hardware) can be compared on real
+// traffic.
+//
+// Learn runs the golden receiver over the capture with empty DDP tables:
+// every ULPDU then fails placement with its DDP header parsed, which shows
+// what the traffic uses. Each STag seen on a half connection becomes a
+// tagged buffer of that half's stream covering every offset used (Tagged
+// Offsets are zero based in this model, ddp.Placer, so the buffer runs from
+// TO 0 to the highest TO + length seen). Each untagged message (QN, MSN)
+// gets a receive buffer as long as its highest MO + length; a queue's
+// buffers are posted in MSN order from MSN 1, the buffer of MSN m just
+// before the frame in which message m (or a later one) first shows up, as a
+// ULP posts receives ahead of the messages. Apply does the registering and
+// posting frame by frame on any Target (a ddp.Placer, a fastpath.System).
+//
+// A setup learned this way cannot show DDP errors the real receiver would
+// have had (an STag the peer was not given, a buffer too short): it is the
+// setup under which the traffic is valid.
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// Base is the host address of the first learned buffer; buffers follow in
+// the order they are first used, each aligned to Align octets.
+const (
+	Base  = 0x1000_0000
+	Align = 4096
+	// MaxMSN bounds the receive buffers posted per queue: MSNs beyond it
+	// (a damaged or hostile header) get none and fail placement.
+	MaxMSN = 1 << 16
+)
+
+// Buffer is one learned buffer.
+type Buffer struct {
+	Half   wire.FourTuple // the half connection whose ULPDUs use it (its Data Sink is Half.Dst)
+	Tagged bool
+	STag   uint32 // tagged
+	QN     uint32 // untagged
+	MSN    uint32 // untagged
+	Addr   uint64
+	Len    uint64
+	Frame  int // the buffer is set up before this frame is processed
+}
+
+// Setup is a learned DDP setup.
+type Setup struct {
+	Buffers []Buffer // in the order Apply sets them up
+	next    int      // Buffers[:next] are set up
+}
+
+// Target is what a setup is applied to: a ddp.Placer or a fastpath.System.
+type Target interface {
+	RegisterSTag(stag uint32, st ddp.StreamID, base, length uint64) error
+	PostRecv(st ddp.StreamID, qn uint32, base, length uint64) error
+}
+
+type stagKey struct {
+	half wire.FourTuple
+	stag uint32
+}
+
+type msgKey struct {
+	half    wire.FourTuple
+	qn, msn uint32
+}
+
+// Learn replays frames through a golden receiver configured as cfg (its
+// Auto, Ports, Checksums, Policy and Window; Placer, Digests and OnEvent
+// are the learner's) and returns the setup the traffic needs.
+func Learn(frames [][]byte, cfg rx.Config) *Setup {
+	type use struct {
+		end   uint64 // highest offset + length
+		frame int    // first frame
+	}
+	stags := map[stagKey]*use{}
+	owner := map[uint32]wire.FourTuple{} // an STag belongs to the first half that uses it
+	msgs := map[msgKey]*use{}
+	cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
+	cfg.Placer.Memory().SetLogging(false)
+	cfg.Digests = false
+	cfg.OnEvent = func(e *rx.Event) {
+		var de *ddp.Error
+		if e.Kind != rx.DDPError || !errors.As(e.Err, &de) || de.Kind == ddp.KindShortHeader {
+			return
+		}
+		h := e.DDP
+		n := uint64(e.Len - h.Len())
+		if h.Tagged {
+			if o, ok := owner[h.STag]; ok && o != e.Half {
+				return
+			}
+			owner[h.STag] = e.Half
+			k := stagKey{e.Half, h.STag}
+			u := stags[k]
+			if u == nil {
+				u = &use{frame: e.Frame}
+				stags[k] = u
+			}
+			if end := h.TO + n; end >= h.TO { // no wrap
+				u.end = max(u.end, end)
+			}
+			return
+		}
+		if h.QN >= ddp.NumQueues || h.MSN == 0 || h.MSN > MaxMSN {
+			return
+		}
+		k := msgKey{e.Half, h.QN, h.MSN}
+		u := msgs[k]
+		if u == nil {
+			u = &use{frame: e.Frame}
+			msgs[k] = u
+		}
+		u.end = max(u.end, uint64(h.MO)+n)
+	}
+	r := rx.New(cfg)
+	for _, f := range frames {
+		r.Frame(f)
+	}
+
+	var bufs []Buffer
+	for k, u := range stags {
+		bufs = append(bufs, Buffer{Half: k.half, Tagged: true, STag: k.stag, Len: u.end, Frame: u.frame})
+	}
+	// Receive buffers: MSN 1 .. the highest MSN seen on each queue, each
+	// posted no later than the first message at or after it shows up.
+	type queue struct {
+		half wire.FourTuple
+		qn   uint32
+	}
+	top := map[queue]uint32{}
+	for k := range msgs {
+		q := queue{k.half, k.qn}
+		top[q] = max(top[q], k.msn)
+	}
+	for q, last := range top {
+		frame := -1
+		for m := last; m >= 1; m-- {
+			b := Buffer{Half: q.half, QN: q.qn, MSN: m}
+			if u := msgs[msgKey{q.half, q.qn, m}]; u != nil {
+				b.Len = u.end
+				if frame < 0 || u.frame < frame {
+					frame = u.frame
+				}
+			}
+			b.Frame = frame
+			bufs = append(bufs, b)
+		}
+	}
+	sort.Slice(bufs, func(i, j int) bool {
+		a, b := bufs[i], bufs[j]
+		switch {
+		case a.Frame != b.Frame:
+			return a.Frame < b.Frame
+		case a.Half != b.Half:
+			return a.Half.String() < b.Half.String()
+		case a.Tagged != b.Tagged:
+			return a.Tagged
+		case a.Tagged:
+			return a.STag < b.STag
+		case a.QN != b.QN:
+			return a.QN < b.QN
+		}
+		return a.MSN < b.MSN
+	})
+	addr := uint64(Base)
+	for i := range bufs {
+		b := &bufs[i]
+		if b.Len > ^uint64(0)-addr-3*Align {
+			b.Addr = 0 // a tagged buffer reaching the top of the address space: host addresses are the TOs
+			continue
+		}
+		b.Addr = addr
+		addr += (b.Len + 2*Align - 1) / Align * Align // a gap of at least Align between buffers
+	}
+	return &Setup{Buffers: bufs}
+}
+
+// Apply sets up on t, in order, every buffer not yet set up whose Frame is
+// at most frame: before processing frame i, call Apply(i, ...). stream
+// gives the DDP stream of a half connection in the run (for example
+// rx.Receiver.Stream); a buffer of a half the run does not know yet waits.
+func (s *Setup) Apply(frame int, t Target, stream func(wire.FourTuple) (ddp.StreamID, bool)) error {
+	for s.next < len(s.Buffers) && s.Buffers[s.next].Frame <= frame {
+		b := s.Buffers[s.next]
+		st, ok := stream(b.Half)
+		if !ok {
+			return nil
+		}
+		var err error
+		if b.Tagged {
+			err = t.RegisterSTag(b.STag, st, b.Addr, b.Len)
+		} else {
+			err = t.PostRecv(st, b.QN, b.Addr, b.Len)
+		}
+		if err != nil {
+			return fmt.Errorf("learn: %v: %w", b.Half, err)
+		}
+		s.next++
+	}
+	return nil
+}
+
+// Summary says in one line what was learned, for replay's output.
+func (s *Setup) Summary() string {
+	if len(s.Buffers) == 0 {
+		return "setup learned from the traffic: no DDP buffers needed (no ULPDU with a DDP header)"
+	}
+	halves := map[wire.FourTuple]bool{}
+	stags, recvs := 0, 0
+	perQN := [ddp.NumQueues]int{}
+	for _, b := range s.Buffers {
+		halves[b.Half] = true
+		if b.Tagged {
+			stags++
+		} else {
+			recvs++
+			perQN[b.QN]++
+		}
+	}
+	var qs []string
+	for qn, n := range perQN {
+		if n > 0 {
+			qs = append(qs, fmt.Sprintf("QN %d: %d", qn, n))
+		}
+	}
+	q := ""
+	if len(qs) > 0 {
+		q = " (" + strings.Join(qs, ", ") + ")"
+	}
+	return fmt.Sprintf("setup learned from the traffic (no setup came with the capture): %d tagged buffers (STags), %d receive buffers%s, on %d half connections",
+		stags, recvs, q, len(halves))
+}
