@@ -76,7 +76,7 @@ func replayRTL(path string, width int, jsonOut, permissive bool, stdout, stderr 
 		}
 		return 0
 	}
-	writeTable(stdout, sys.SW)
+	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
 	return 0

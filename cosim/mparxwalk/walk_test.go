@@ -532,8 +532,8 @@ func TestFPDUPTRForms(t *testing.T) {
 				st.Form = []mpa.PtrForm{mpa.PtrRFC5044, mpa.PtrDraft01}[i%2]
 				for j := 0; j < 6; j++ {
 					// 1010: 1024 octets on the wire, every FPDU on the
-					// grid; 2034: 2048; 1200: off the grid after it.
-					st.Add(g.ulpdu([]int{1010, 2034, 1200, 1010, 1010, 300}[(i+j)%6]))
+					// grid; 2026: 2048; 1200: off the grid after it.
+					st.Add(g.ulpdu([]int{1010, 2026, 1200, 1010, 1010, 300}[(i+j)%6]))
 				}
 				lead := 0
 				for _, f := range st.FPDUs {
