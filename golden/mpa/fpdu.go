@@ -128,7 +128,8 @@ func (f PtrForm) String() string {
 // the FPDU whose first octet is at seq, in the given form (PtrPlain and
 // PtrRFC5044 both give the RFC 5044 value): the octets from the FPDU's
 // ULPDU_Length field to the marker, 0 for a marker at seq itself (RFC 5044
-// section 4.3).
+// section 4.3), truncated to 16 bits (a distance of 65536 or more, only
+// in a ULPDU above MaxMULPDU, does not fit; CheckMarker rejects it).
 func (h Half) MarkerPtr(seq, m uint32, form PtrForm) uint16 {
 	d := m - seq
 	if d != 0 && form != PtrDraft01 && h.IsMarker(seq) {
@@ -143,15 +144,19 @@ func (h Half) MarkerPtr(seq, m uint32, form PtrForm) uint16 {
 // begins with a marker, the draft-01 value (4 more) is accepted too. It
 // reports whether ptr is right and which form it showed (PtrPlain when the
 // two forms agree).
+//
+// The comparison is over the whole distance: a value of 65536 or more does
+// not fit the 16-bit field, so no FPDUPTR is right for such a marker (of a
+// ULPDU above MaxMULPDU), whatever the truncated value.
 func (h Half) CheckMarker(seq, m uint32, ptr uint16) (PtrForm, bool) {
-	ptr &^= 3
+	p, d := uint32(ptr&^3), m-seq
 	if m == seq || !h.IsMarker(seq) {
-		return PtrPlain, ptr == uint16(m-seq)
+		return PtrPlain, p == d
 	}
-	switch ptr {
-	case h.MarkerPtr(seq, m, PtrRFC5044):
+	switch p {
+	case d - MarkerLen:
 		return PtrRFC5044, true
-	case h.MarkerPtr(seq, m, PtrDraft01):
+	case d:
 		return PtrDraft01, true
 	}
 	return PtrPlain, false

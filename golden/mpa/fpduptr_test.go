@@ -79,6 +79,9 @@ func TestCheckMarker(t *testing.T) {
 		{"no leading marker: one value", 1020, 1512, 492, PtrPlain, true},
 		{"no leading marker: 4 less is wrong", 1020, 1512, 488, PtrPlain, false},
 		{"no leading marker: 4 more is wrong", 1020, 1512, 496, PtrPlain, false},
+		{"65536 after a leading marker: RFC 5044 fits", 1000, 1000 + 65536, 65532, PtrRFC5044, true},
+		{"65536 after a leading marker: draft-01 does not fit", 1000, 1000 + 65536, 0, PtrPlain, false},
+		{"66048 after a leading marker: neither fits", 1000, 1000 + 66048, 66044 - 65536, PtrPlain, false},
 		{"across the sequence wrap", 0xfffffff0, 0x1f0, 508, PtrRFC5044, true},
 	}
 	for _, tt := range tests {
