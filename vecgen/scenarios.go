@@ -40,8 +40,10 @@ const ddpTaggedHdr = 14
 // gridFPDUs frames RDMA Writes whose FPDUs (markers on) fall so that some
 // start on the 512-octet marker grid and hold later markers: ULPDUs of
 // 1010, 300, 702, 1010, 2026 and 1010 octets take 1024, 312, 712, 1024,
-// 2048 and 1024 octets of the stream from SeqStart, so FPDUs 0, 1, 3, 4 and
-// 5 begin with a marker and hold one more (FPDU 4 three more). The
+// 2048 and 1024 octets of the stream from SeqStart, so FPDUs 0, 3, 4 and 5
+// begin with a marker and hold one more (FPDU 4 three more); FPDU 1 begins
+// with a marker and holds no other, FPDU 2 holds one and does not begin
+// with one. The
 // 2048-octet FPDU needs a MULPDU above 2026: a 9000-octet MTU.
 func gridFPDUs(h *Half) []mpa.FPDURef {
 	var out []mpa.FPDURef
@@ -536,8 +538,8 @@ func init() {
 					switch k {
 					case 0: // first FPDU: 508 - 4
 						f, moff, ptr = fp[0], fp[0].Off+512, 504
-					case 1: // the FPDU at 1024 (on the grid, mid-stream): 512 + 4
-						f = fp[1]
+					case 1: // the FPDU at 2048 (on the grid, mid-stream): 512 + 4
+						f = fp[3]
 						moff, ptr = f.Off+512, 516
 					case 2: // the 2048-octet FPDU: RFC 5044 at +512, draft-01 at +1024
 						for _, x := range fp {
