@@ -352,6 +352,7 @@ wire        rec_first, rec_last, sum_ok, rec_ready;
 wire [15:0] sum_nrec;
 wire        sum_valid, sum_whole, sum_small, sum_grid, sum_crc_ok, sum_marker_ok, sum_first_marker, sum_any_l;
 wire [15:0] sum_nfpdu;
+wire [7:0]  sum_nrfc, sum_ndraft;
 mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
     .clk(clk), .rst(rst),
     .seg_seq(d3_seq), .seq_start(wp_head[31:0]), .markers_on(wp_head[32]), .crc_on(wp_head[33]),
@@ -361,7 +362,7 @@ mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
     .rec_first(rec_first), .rec_last(rec_last), .sum_ok(sum_ok), .sum_nrec(sum_nrec),
     .sum_valid(sum_valid), .sum_whole(sum_whole), .sum_small(sum_small), .sum_grid(sum_grid),
     .sum_crc_ok(sum_crc_ok), .sum_marker_ok(sum_marker_ok), .sum_first_marker(sum_first_marker),
-    .sum_any_l(sum_any_l), .sum_nfpdu(sum_nfpdu)
+    .sum_any_l(sum_any_l), .sum_nfpdu(sum_nfpdu), .sum_nrfc(sum_nrfc), .sum_ndraft(sum_ndraft)
 );
 
 // ------------------------------------------------------------------ frame records
@@ -585,12 +586,14 @@ always @(posedge clk) begin
 end
 
 // verdict queue: verdict, reason, drop code, idx, seq, end, plen, beats, advanced-to, in order, records,
-// stream, DDP version, markers, marker phase, payload offset
-localparam VQ_W = 2 + 4 + 2 + IDX_BITS + 32 + 32 + 16 + 16 + 32 + 1 + 16 + 12 + 2 + 1 + 9 + 16;
-reg [15:0] v1_nrec;
-always @(posedge clk)
+// stream, DDP version, markers, marker phase, payload offset, FPDUs by FPDUPTR form (RFC 5044, draft-01)
+localparam VQ_W = 2 + 4 + 2 + IDX_BITS + 32 + 32 + 16 + 16 + 32 + 1 + 16 + 12 + 2 + 1 + 9 + 16 + 16;
+reg [15:0] v1_nrec, v1_nform;
+always @(posedge clk) begin
     v1_nrec <= sum_nrec;
-wire [VQ_W-1:0] vq_in = {i_p0, i_mph, i_mk && c_m, i_dv, i_stream, v1_nrec, inorder, adv, i_beats, i_plen, seg_end,
+    v1_nform <= {sum_ndraft, sum_nrfc};
+end
+wire [VQ_W-1:0] vq_in = {v1_nform, i_p0, i_mph, i_mk && c_m, i_dv, i_stream, v1_nrec, inorder, adv, i_beats, i_plen, seg_end,
                          i_seq, v0_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
@@ -626,6 +629,7 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) 
     .f_beats(vq_head[88+IDX_BITS +: 16]), .f_adv(vq_head[104+IDX_BITS +: 32]), .f_inorder(vq_head[136+IDX_BITS]),
     .f_nrec(vq_head[137+IDX_BITS +: 16]), .f_stream(vq_head[153+IDX_BITS +: 12]), .f_dv(vq_head[165+IDX_BITS +: 2]),
     .f_mk(vq_head[167+IDX_BITS]), .f_mph(vq_head[168+IDX_BITS +: 9]), .f_p0(vq_head[177+IDX_BITS +: 16]),
+    .f_nrfc(vq_head[193+IDX_BITS +: 8]), .f_ndraft(vq_head[201+IDX_BITS +: 8]),
     .rec_valid(rec_valid), .rec_ready(rec_ready), .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl),
     .rec_hdr(rec_hdr),
     .cfg_valid(cfg_valid && cfg_ready), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),

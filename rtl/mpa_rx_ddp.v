@@ -50,6 +50,8 @@ module mpa_rx_ddp #(
     input  wire                f_mk,
     input  wire [8:0]          f_mph,
     input  wire [15:0]         f_p0,
+    input  wire [7:0]          f_nrfc,    // PLACE: FPDUs by FPDUPTR form (mpa_rx_walk sum_nrfc)
+    input  wire [7:0]          f_ndraft,  // and sum_ndraft, for ADVANCED / CONSUMED
 
     // walker records (FWFT)
     input  wire                rec_valid,
@@ -201,8 +203,8 @@ wire [127:0] ev_verdict = {E_VERDICT, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f
 wire [127:0] ev_second = f_verdict == V_DROP ?
         {E_DROP, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_drop, 4'd0, 24'd0} :
     f_inorder ?
-        {E_ADVANCED, pad, f_idx, f_seq, f_adv, f_plen, 8'd0, 24'd0} :
-        {E_CONSUMED, pad, f_idx, f_seq, f_end, f_plen, 8'd0, 24'd0};
+        {E_ADVANCED, pad, f_idx, f_seq, f_adv, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0} :
+        {E_CONSUMED, pad, f_idx, f_seq, f_end, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0};
 wire [31:0] key = r_t ? r_stag : r_msn;
 wire [127:0] ev_fpdu = {placed ? E_PLACED : E_DDP_ERROR, pad, f_idx, lseq, key, rec_ulen, rec_ctrl, kind,
                         r_t ? 2'b00 : r_qn[1:0], 18'd0};

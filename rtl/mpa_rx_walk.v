@@ -60,9 +60,17 @@
  *   sum_small        some recorded ULPDU_Length < 14 (the last record)
  *   sum_grid         !markers_on || (seg_seq - seq_start) mod 4 == 0
  *   sum_crc_ok       every checked FPDU's CRC matches (1 when crc_on = 0)
- *   sum_marker_ok    every marker in a checked FPDU has FPDUPTR & ~3 == its
- *                    octet offset from the FPDU's first octet (a marker at
- *                    an FPDU start belongs to it: FPDUPTR 0)
+ *   sum_marker_ok    every marker in a checked FPDU has a right FPDUPTR
+ *                    (& ~3): 0 for a marker at the FPDU's first octet (it
+ *                    belongs to the FPDU), else its octet offset from the
+ *                    FPDU's ULPDU_Length word (RFC 5044 section 4.3); in an
+ *                    FPDU that begins with a marker, also that offset + 4
+ *                    (the draft-01 reading, from the FPDU's first octet),
+ *                    all of the FPDU's later markers in one of the two forms
+ *   sum_nrfc,        checked FPDUs of the frame that begin with a marker,
+ *   sum_ndraft       hold a later one, and whose markers are all right in
+ *                    the RFC 5044 / draft-01 form (8 bits each: such an
+ *                    FPDU spans more than 512 octets)
  *   sum_first_marker markers_on and the first FPDU holds a marker before its
  *                    CRC word (a leading marker counts)
  *   sum_any_l        some record has the DDP L bit (control & 0x40)
@@ -138,6 +146,8 @@ module mpa_rx_walk #(
     output wire                     sum_first_marker,
     output wire                     sum_any_l,
     output wire [15:0]              sum_nfpdu,
+    output wire [7:0]               sum_nrfc,
+    output wire [7:0]               sum_ndraft,
     output wire                     sum_ok,
     output wire [15:0]              sum_nrec
 );
@@ -158,7 +168,7 @@ localparam PW = 16;                         // bits of a word position in a fram
 localparam BANK_AW = $clog2((MAX_FPDUS + NREC - 1) / NREC);
 localparam [31:0] RESIDUE = 32'h48674BC7;   // CRC32C of any message followed by its CRC
 localparam REC_W = 16 + 32 + 128 + 2;       // lseq, ULPDU_Length word, header, first, last
-localparam SUM_W = 5 + 16 + 1 + 16 + 1;
+localparam SUM_W = 5 + 16 + 1 + 16 + 1 + 16;
 
 localparam [1:0] END_CONT = 2'd0;           // the chain leaves the beat, the walk goes on
 localparam [1:0] END_NONPAY = 2'd1;         // a ULPDU_Length word is not payload: walk over
@@ -683,6 +693,10 @@ end
 // KMAX new records and the newest record of the earlier beats, which waits
 // until it is known whether it is its frame's last.
 reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0;
+// s_lead: the slot's FPDU begins with a marker; s_frfc / s_fdraft: a later
+// marker of it had the RFC 5044 / draft-01 FPDUPTR (the forms differ only
+// then).
+reg [NCRC-1:0] s_lead = 0, s_frfc = 0, s_fdraft = 0;
 reg [NCRC*PW-1:0] s_S = 0, s_E = 0;
 reg [NREC-1:0] r_pend = 0, r_first = 0;
 reg [NREC*PW-1:0] r_L = 0, r_lseq = 0;
@@ -695,6 +709,7 @@ reg [RW-1:0] newest = 0;    // record slot of the newest record
 reg [RW-1:0] wslot = 0;     // record slot (bank) of the next record to store
 reg f_mkerr = 1'b0, f_ovf = 1'b0;
 reg [15:0] f_nstored = 16'd0;
+reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
 
 wire [NREC-1:0] bank_full;
 
@@ -704,6 +719,10 @@ reg fn_mkerr_in, fn_ovf_in, fn_mkerr, fn_ovf;
 reg [15:0] fn_nstored_in, fn_nstored;
 reg [NCRC-1:0] fn_dec, fn_open, fn_act, fn_Ek, fn_small, fn_mkerr_s;
 reg [NCRC-1:0] fn_tvalid, fn_tlast, fn_chk;
+reg [NCRC-1:0] fn_lead, fn_frfc, fn_fdraft;
+reg [7:0] fn_nrfc, fn_ndraft;
+reg [PW-1:0] fn_d;
+reg fn_okp, fn_okr;
 reg [NCRC*KEEP-1:0] fn_keep;
 reg [NCRC*PW-1:0] fn_S, fn_E;
 reg [NREC-1:0] fn_rdec, fn_pend, fn_first, fn_push, fn_wr, fn_last;
@@ -764,6 +783,8 @@ always @* begin
     fn_mkerr_in = !e_first && f_mkerr;
     fn_ovf_in = !e_first && f_ovf;
     fn_nstored_in = e_first ? 16'd0 : f_nstored;
+    fn_nrfc = e_first ? 8'd0 : f_nrfc;
+    fn_ndraft = e_first ? 8'd0 : f_ndraft;
 
     // The marker of the beat (at most one: markers are 128 words apart) and
     // its FPDUPTR with the two low bits dropped.
@@ -793,6 +814,9 @@ always @* begin
     fn_Ek = 0;
     fn_small = 0;
     fn_mkerr_s = 0;
+    fn_lead = 0;
+    fn_frfc = 0;
+    fn_fdraft = 0;
     fn_tvalid = 0;
     fn_tlast = 0;
     fn_chk = 0;
@@ -847,13 +871,35 @@ always @* begin
                 fn_lpay = e_pmask[fj];
         fn_chk[fk] = fn_active && fn_endin && fn_lpay && !fn_small[fk];
 
-        // Marker check: the marker in this FPDU's words of the beat.
+        // Marker check: the marker in this FPDU's words of the beat, d
+        // words from the FPDU's first word. d == FPDUPTR/4 is right for
+        // every marker (the leading one: d = 0 = FPDUPTR); after a leading
+        // marker, d - 1 (RFC 5044: from the ULPDU_Length word) is right
+        // too, and d is then the draft-01 form.
         fn_cover = fn_mkany && fn_active && fn_om >= fn_fw && fn_om <= fn_lw;
+        fn_lead[fk] = fn_open[fk] ? (fn_mkany && fn_om == fn_fw) : s_lead[fk];
+        fn_frfc[fk] = s_frfc[fk] && !fn_open[fk];
+        fn_fdraft[fk] = s_fdraft[fk] && !fn_open[fk];
         fn_mkerr_s[fk] = s_mkerr[fk] && !fn_open[fk];
-        if (fn_cover && fn_moff - fn_S[fk*PW +: PW] != {2'b00, fn_ptr})
-            fn_mkerr_s[fk] = 1'b1;
+        fn_d = fn_moff - fn_S[fk*PW +: PW];
+        fn_okp = fn_d == {2'b00, fn_ptr};
+        fn_okr = fn_lead[fk] && fn_d != {PW{1'b0}} && fn_d - 1'b1 == {2'b00, fn_ptr};
+        if (fn_cover) begin
+            if (!fn_okp && !fn_okr)
+                fn_mkerr_s[fk] = 1'b1;
+            if (fn_okr)
+                fn_frfc[fk] = 1'b1;
+            if (fn_okp && fn_lead[fk] && fn_d != {PW{1'b0}})
+                fn_fdraft[fk] = 1'b1;
+        end
+        if (fn_frfc[fk] && fn_fdraft[fk])
+            fn_mkerr_s[fk] = 1'b1;  // the forms mixed in one FPDU
         if (fn_chk[fk] && fn_mkerr_s[fk])
             fn_mkerr = 1'b1;
+        if (fn_chk[fk] && !fn_mkerr_s[fk] && fn_frfc[fk])
+            fn_nrfc = fn_nrfc + 8'd1;
+        if (fn_chk[fk] && !fn_mkerr_s[fk] && fn_fdraft[fk])
+            fn_ndraft = fn_ndraft + 8'd1;
     end
 
     // ---------------------------------------------- record slots
@@ -958,6 +1004,11 @@ always @(posedge clk) begin
         s_Ek <= fn_Ek;
         s_small <= fn_small;
         s_mkerr <= fn_mkerr_s;
+        s_lead <= fn_lead;
+        s_frfc <= fn_frfc;
+        s_fdraft <= fn_fdraft;
+        f_nrfc <= fn_nrfc;
+        f_ndraft <= fn_ndraft;
         r_pend <= fn_pend & ~fn_push;
         r_L <= fn_L;
         r_lseq <= fn_lseq;
@@ -979,12 +1030,17 @@ always @(posedge clk) begin
     g_keep <= fn_keep;
     g_data <= e_data;
     g_end <= e_valid && e_last;
-    g_sum <= {e_whole, e_stop, e_grid, e_fm, e_anyl, e_nrec, !fn_ovf, fn_nstored, !fn_mkerr};
+    g_sum <= {fn_nrfc, fn_ndraft, e_whole, e_stop, e_grid, e_fm, e_anyl, e_nrec, !fn_ovf, fn_nstored, !fn_mkerr};
     if (rst) begin
         s_act <= 0;
         s_Ek <= 0;
         s_small <= 0;
         s_mkerr <= 0;
+        s_lead <= 0;
+        s_frfc <= 0;
+        s_fdraft <= 0;
+        f_nrfc <= 8'd0;
+        f_ndraft <= 8'd0;
         s_S <= 0;
         s_E <= 0;
         r_pend <= 0;
@@ -1079,8 +1135,8 @@ end
 
 assign sum_valid = o_valid;
 assign sum_crc_ok = o_crc_ok;
-assign {sum_whole, sum_small, sum_grid, sum_first_marker, sum_any_l, sum_nfpdu, sum_ok, sum_nrec,
-    sum_marker_ok} = o_sum;
+assign {sum_nrfc, sum_ndraft, sum_whole, sum_small, sum_grid, sum_first_marker, sum_any_l, sum_nfpdu, sum_ok,
+    sum_nrec, sum_marker_ok} = o_sum;
 
 // ========================================================== record FIFO
 wire [NREC-1:0] bank_valid;

@@ -27,6 +27,9 @@ type Requirement struct {
 	// project's words (RFC 6581 rows: its text is not in shared/spec, so
 	// no test can check a quote against it).
 	Paraphrase bool
+	// Note says where RFC 5044 differs from the draft-01 quote (shown
+	// after it).
+	Note string
 }
 
 // Requirements6581 are the rules of RFC 6581 (enhanced connection
@@ -62,11 +65,13 @@ var Requirements = []Requirement{
 	// 4.3 MPA markers
 	{ID: "4.3-a", Section: "4.3", Level: "MUST", Quote: "All MPA senders MUST be able to generate markers when their use is declared by the opposing receiver", Tags: []string{"markers-one-way", "markers-both"}},
 	{ID: "4.3-b", Section: "4.3", Level: "MUST", Quote: "MPA senders MUST insert a marker into the data stream at a 512 octet periodic interval in the TCP Sequence Number Space", Tags: []string{"markers-both", "seq-wrap", "jumbo"}},
-	{ID: "4.3-c", Section: "4.3", Level: "MUST", Quote: "FPDUPTR MUST contain the number of octets in the TCP stream from the beginning of the current FPDU to the first octet of the marker, unless the marker falls between FPDUs", Tags: []string{"marker-error", "markers-both"}},
+	{ID: "4.3-c", Section: "4.3", Level: "MUST", Quote: "FPDUPTR MUST contain the number of octets in the TCP stream from the beginning of the current FPDU to the first octet of the marker, unless the marker falls between FPDUs", Tags: []string{"marker-error", "markers-both", "fpduptr-rfc5044", "fpduptr-draft01", "fpduptr-wrong"},
+		Note: "RFC 5044 counts FPDUPTR from the first octet of the FPDU's ULPDU_Length field (shared/spec/NOTES.md): 4 less than this reading for an FPDU that begins with a marker and holds a later one. The vectors carry RFC 5044's value; fpduptr-draft01 carries this one, which a receiver that interoperates with both accepts in exactly that case"},
 	{ID: "4.3-d", Section: "4.3", Level: "MUST", Quote: "the marker MUST be placed in the following FPDU and viewed as being part of that FPDU (e.g. for CRC calculation)", Tags: []string{"marker-between", "marker-first", "spec-figure"}},
 	{ID: "4.3-e", Section: "4.3", Level: "MUST", Quote: "MPA reserves these bits so they MUST be treated as zero for computation at the receiver", Tags: []string{"fpduptr-low-bits"}},
 	{ID: "4.3-f", Section: "4.3", Level: "MUST", Quote: "the MPA markers MUST be inserted immediately following MPA", Tags: []string{"marker-first"}},
-	{ID: "4.3-g", Section: "4.3", Level: "MUST", Quote: "If an FPDU is large enough to contain multiple markers, they MUST all point to the same point in the TCP stream: the first octet of the FPDU", Tags: []string{"jumbo", "aligned", "marker-error"}},
+	{ID: "4.3-g", Section: "4.3", Level: "MUST", Quote: "If an FPDU is large enough to contain multiple markers, they MUST all point to the same point in the TCP stream: the first octet of the FPDU", Tags: []string{"jumbo", "aligned", "marker-error", "fpduptr-grid"},
+		Note: "RFC 5044: the first octet of the FPDU's ULPDU_Length field"},
 	{ID: "4.3-h", Section: "4.3", Level: "MUST", Quote: "the marker MUST point to the start of the FPDU containing the marker unless the marker falls between FPDUs, in which case the marker MUST be zero", Tags: []string{"marker-between", "marker-error"}},
 	{ID: "4.3-i", Section: "4.3", Level: "MUST", Quote: "MPA Receivers MUST preserve ULPDU boundaries when passing data to DDP", Tags: []string{"packed", "resegment", "ooo"}},
 	{ID: "4.3-j", Section: "4.3", Level: "MUST", Quote: "MPA Receivers MUST pass the ULPDU data and the ULPDU Length to DDP and not the markers, headers, and CRC", Tags: []string{"markers-both", "cut-marker", "ooo-markers"}},
@@ -232,7 +237,11 @@ has neither vectors nor a reason.
 		} else {
 			cov = "none: " + r.Reason
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.ID, sec, r.Level, mdEscape(r.Quote), cov)
+		q := mdEscape(r.Quote)
+		if r.Note != "" {
+			q += " *(" + mdEscape(r.Note) + ")*"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.ID, sec, r.Level, q, cov)
 	}
 	b.WriteString(`
 ## RFC 6581: enhanced connection establishment (MPA Rev 2)

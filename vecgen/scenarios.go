@@ -33,6 +33,26 @@ func markerOffsets(h *Half, f mpa.FPDURef) []int {
 	return out
 }
 
+// ddpTaggedHdr is the DDP tagged header length (a Write's ULPDU is the
+// header and its payload).
+const ddpTaggedHdr = 14
+
+// gridFPDUs frames RDMA Writes whose FPDUs (markers on) fall so that some
+// start on the 512-octet marker grid and hold later markers: ULPDUs of
+// 1010, 300, 702, 1010, 2026 and 1010 octets take 1024, 312, 712, 1024,
+// 2048 and 1024 octets of the stream from SeqStart, so FPDUs 0, 3, 4 and 5
+// begin with a marker and hold one more (FPDU 4 three more); FPDU 1 begins
+// with a marker and holds no other, FPDU 2 holds one and does not begin
+// with one. The
+// 2048-octet FPDU needs a MULPDU above 2026: a 9000-octet MTU.
+func gridFPDUs(h *Half) []mpa.FPDURef {
+	var out []mpa.FPDURef
+	for _, n := range []int{1010, 300, 702, 1010, 2026, 1010} {
+		out = append(out, h.WriteMsg(n-ddpTaggedHdr, 0)...)
+	}
+	return out
+}
+
 // firstR2I sends the first I2R segment, then the rest of both halves
 // interleaved at random (the Responder sends FPDUs only after it has
 // received one, RFC 5044 section 7.1.2 rule 4).
@@ -444,6 +464,94 @@ func init() {
 						ShuffleWindow(g, s, 6)
 					}
 					h.Emit(s)
+				}
+			},
+		},
+		// ---- FPDUPTR where RFC 5044 and draft-01 differ ----
+		{
+			Name: "fpduptr-first-fpdu", Clean: true,
+			Summary: "first FPDUs of 502 (ends on the next marker: it belongs to the next FPDU), 506 (the shortest that holds it, before the CRC) and 1414 octets of ULPDU: FPDUPTR 508 and 1020 from the ULPDU_Length field (RFC 5044 section 4.3), not 512 and 1024",
+			Tags:    []string{"fpduptr-rfc5044", "fpduptr-first", "marker-first", "markers-both", "crc-on", "ddp-tagged", "ddp-untagged"},
+			Build: func(g *Gen) {
+				for _, first := range []int{502, 506, 1414} {
+					c := g.FullConn(true, true, true, Link{})
+					for _, h := range []*Half{c.I2R(), c.R2I()} {
+						h.WriteMsg(first-ddpTaggedHdr, 0)
+						h.SendMsg(0, 200, 0)
+						h.WriteMsg(1500, 0)
+					}
+					g.EmitAll(g.bothWays(Outs(c.I2R(), c.I2R().Aligned()), Outs(c.R2I(), c.R2I().Aligned())))
+				}
+			},
+		},
+		{
+			Name: "fpduptr-grid-start", Clean: true,
+			Summary: "FPDUs that start on a 512-octet marker boundary mid-stream and hold markers (1024 and 2048 octets on the wire), in order, one per segment, and out of order: FPDUPTR from the ULPDU_Length field after the leading marker (RFC 5044 section 4.3)",
+			Tags:    []string{"fpduptr-rfc5044", "fpduptr-grid", "marker-first", "markers-both", "crc-on", "ooo", "ooo-markers", "ddp-tagged"},
+			Build: func(g *Gen) {
+				for k := 0; k < 2; k++ {
+					c := g.FullConn(true, true, true, Link{MTU: 9000})
+					h := c.I2R()
+					gridFPDUs(h)
+					if k == 0 {
+						h.Flush()
+						continue
+					}
+					s := h.OnePer()
+					ShuffleWindow(g, s, 4)
+					h.Emit(s)
+				}
+			},
+		},
+		{
+			Name: "fpduptr-draft01", Clean: true,
+			Summary: "a sender that counts FPDUPTR from the FPDU's first octet as draft-ietf-rddp-mpa-01 does (4 more than RFC 5044 after a leading marker): a receiver that interoperates with both accepts it in exactly that case",
+			Tags:    []string{"fpduptr-draft01", "fpduptr-first", "fpduptr-grid", "marker-first", "markers-both", "crc-on", "ooo", "ooo-markers", "ddp-tagged"},
+			Build: func(g *Gen) {
+				for k := 0; k < 2; k++ {
+					c := g.FullConn(true, true, true, Link{MTU: 9000})
+					h := c.I2R()
+					h.S.Form = mpa.PtrDraft01
+					gridFPDUs(h)
+					if k == 0 {
+						h.Flush()
+						continue
+					}
+					s := h.OnePer()
+					ShuffleWindow(g, s, 4)
+					h.Emit(s)
+				}
+			},
+		},
+		{
+			Name:    "fpduptr-wrong",
+			Summary: "a marker inside an FPDU that begins with a marker holding neither the RFC 5044 nor the draft-01 FPDUPTR (CRC valid): 4 less than RFC 5044 in the first FPDU, 4 more than draft-01 mid-stream, and the two forms mixed in one FPDU; error 3",
+			Tags:    []string{"fpduptr-wrong", "marker-error", "fpduptr-first", "fpduptr-grid", "markers-both", "crc-on", "after-error"},
+			Build: func(g *Gen) {
+				for k := 0; k < 3; k++ {
+					c := g.FullConn(true, true, true, Link{MTU: 9000})
+					h := c.I2R()
+					fp := gridFPDUs(h)
+					var f mpa.FPDURef
+					var moff int
+					var ptr uint16
+					switch k {
+					case 0: // first FPDU: 508 - 4
+						f, moff, ptr = fp[0], fp[0].Off+512, 504
+					case 1: // the FPDU at 2048 (on the grid, mid-stream): 512 + 4
+						f = fp[3]
+						moff, ptr = f.Off+512, 516
+					case 2: // the 2048-octet FPDU: RFC 5044 at +512, draft-01 at +1024
+						for _, x := range fp {
+							if x.Len == 2048 {
+								f = x
+							}
+						}
+						moff, ptr = f.Off+1024, 1024
+					}
+					binary.BigEndian.PutUint16(h.S.Data[moff+2:], ptr)
+					reCRC(h.FPDUBytes(f))
+					h.Flush()
 				}
 			},
 		},

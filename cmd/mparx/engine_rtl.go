@@ -115,7 +115,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 		writeNotes(stderr, notes, true)
 		return 0
 	}
-	writeTable(stdout, sys.SW)
+	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	writeNotes(stdout, append(notes, unionNote(evs)), false)
 	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)

@@ -48,6 +48,7 @@ import (
 
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -159,7 +160,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		writeNotes(stderr, notes, true)
 		return 0
 	}
-	writeTable(stdout, r)
+	writeTable(stdout, r, nil)
 	writeNotes(stdout, notes, false)
 	return 0
 }
@@ -191,7 +192,9 @@ func readPcap(path string) ([][]byte, error) {
 	}
 }
 
-func writeTable(w io.Writer, r *rx.Receiver) {
+// writeTable prints the half connections of r and its frame counters; hw
+// adds the FPDUPTR forms of FPDUs the hardware placed (--engine rtl).
+func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HALF CONNECTION\tROLE\tSTATE\tREV\tIRD/ORD\tRTR\tMARKERS\tCRC\tSEQSTART\tFRAMES\tOCTETS\tDUP\tULPDUS\tDELIVERED\tDROPPED\tERROR")
 	for _, h := range r.Halves() {
@@ -209,6 +212,12 @@ func writeTable(w io.Writer, r *rx.Receiver) {
 	}
 	s := r.Stats()
 	fmt.Fprintf(tw, "\nframes %d, non-TCP %d, untracked TCP %d, dropped %d\n", s.Frames, s.NonTCP, s.Untracked, s.Dropped)
+	var rfc, draft int
+	for _, h := range r.Halves() {
+		rfc += h.PtrRFC5044 + hw[h.Tuple][0]
+		draft += h.PtrDraft01 + hw[h.Tuple][1]
+	}
+	fmt.Fprintf(tw, "FPDUPTR after a leading marker: %d FPDUs in the RFC 5044 form, %d in the draft-01 form (accepted)\n", rfc, draft)
 	tw.Flush()
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -44,7 +45,8 @@ func TestBadInput(t *testing.T) {
 // finds the connections from their startup frames and reports the same
 // ULPDUs as the vector's expected results.
 func TestReplayFindsVectorULPDUs(t *testing.T) {
-	for _, name := range []string{"aligned", "seq-wrap", "crc-corrupt", "markers-initiator-only", "out-of-order"} {
+	for _, name := range []string{"aligned", "seq-wrap", "crc-corrupt", "markers-initiator-only", "out-of-order",
+		"fpduptr-first-fpdu", "fpduptr-grid-start", "fpduptr-draft01", "fpduptr-wrong"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "vectors", name)
 			v, err := vector.Load(dir)
@@ -101,4 +103,39 @@ func TestReplayVectorDirEqualsExpected(t *testing.T) {
 		require.Equal(t, 0, run([]string{"replay", "--json", dir}, &out, &errb), errb.String())
 		assert.Equal(t, string(want), out.String(), dir)
 	}
+}
+
+// The summary's last line counts the FPDUs that began with a marker and held
+// a later one by FPDUPTR form, on both engines: a capture of an RFC 5044
+// sender shows only that form, one of a draft-01 sender only the other.
+func TestReplayFPDUPTRForms(t *testing.T) {
+	re := regexp.MustCompile(`FPDUPTR after a leading marker: (\d+) FPDUs in the RFC 5044 form, (\d+) in the draft-01 form`)
+	for _, tt := range []struct {
+		vector string
+		draft  bool
+	}{{"fpduptr-first-fpdu", false}, {"fpduptr-grid-start", false}, {"fpduptr-draft01", true}} {
+		for _, engine := range engines() {
+			t.Run(tt.vector+"/"+engine, func(t *testing.T) {
+				var out, errb bytes.Buffer
+				pcap := filepath.Join("..", "..", "vectors", tt.vector, vector.PcapFile)
+				require.Equal(t, 0, run([]string{"replay", "--engine", engine, pcap}, &out, &errb), errb.String())
+				m := re.FindStringSubmatch(out.String())
+				require.NotNil(t, m, out.String())
+				rfc, draft := m[1], m[2]
+				if tt.draft {
+					rfc, draft = draft, rfc
+				}
+				assert.Equal(t, "0", draft, out.String())
+				assert.NotEqual(t, "0", rfc, out.String())
+			})
+		}
+	}
+}
+
+// engines are the engines this build of mparx has.
+func engines() []string {
+	if rtlWidths == nil {
+		return []string{"golden"}
+	}
+	return []string{"golden", "rtl"}
 }

@@ -394,7 +394,8 @@ func (b *Bench) check(exp []expect) error {
 			if second.Kind == fastpath.Consumed {
 				want = EvConsumed
 			}
-			if !ok || ev.Kind != want || ev.End != second.End || ev.Seq != fl.Seq {
+			if !ok || ev.Kind != want || ev.End != second.End || ev.Seq != fl.Seq ||
+				ev.NRFC != second.PtrRFC5044 || ev.NDraft != second.PtrDraft01 {
 				return fail("second event %v, want %v", ev, second)
 			}
 			for _, e := range x.res.Events {

@@ -33,6 +33,10 @@ type Event struct {
 	Reason  int    // [27:24] (VERDICT)
 	DDPKind int    // [23:20] (DDP_ERROR)
 	QN      int    // [19:18] (untagged PLACED, DDP_ERROR, DELIVERED)
+	// [23:16] and [15:8] (ADVANCED, CONSUMED): the segment's FPDUs that
+	// began with a marker and held a later one, by FPDUPTR form: RFC 5044,
+	// draft-01.
+	NRFC, NDraft int
 }
 
 // Word is a 128-bit event as two 64-bit words, least significant first
@@ -47,6 +51,9 @@ func (e Event) Encode() Word {
 	switch e.Kind {
 	case EvVerdict, EvDrop, EvAdvanced, EvConsumed:
 		lo |= uint64(e.Verdict&3)<<28 | uint64(e.Reason&0xf)<<24
+		if e.Kind == EvAdvanced || e.Kind == EvConsumed {
+			lo |= uint64(e.NRFC&0xff)<<16 | uint64(e.NDraft&0xff)<<8
+		}
 	default:
 		lo |= uint64(e.Ctrl)<<24 | uint64(e.DDPKind&0xf)<<20 | uint64(e.QN&3)<<18
 	}
@@ -66,6 +73,9 @@ func Decode(w Word) Event {
 	switch e.Kind {
 	case EvVerdict, EvDrop, EvAdvanced, EvConsumed:
 		e.Verdict, e.Reason = int(lo>>28&3), int(lo>>24&0xf)
+		if e.Kind == EvAdvanced || e.Kind == EvConsumed {
+			e.NRFC, e.NDraft = int(lo>>16&0xff), int(lo>>8&0xff)
+		}
 	default:
 		e.Ctrl, e.DDPKind, e.QN = uint8(lo>>24), int(lo>>20&0xf), int(lo>>18&3)
 	}
@@ -82,7 +92,7 @@ func (e Event) String() string {
 	}
 	switch e.Kind {
 	case EvVerdict, EvDrop, EvAdvanced, EvConsumed:
-		return fmt.Sprintf("%s idx=%d seq=%d end=%d len=%d v=%d r=%d", k, e.Index, e.Seq, e.End, e.Len, e.Verdict, e.Reason)
+		return fmt.Sprintf("%s idx=%d seq=%d end=%d len=%d v=%d r=%d rfc5044=%d draft01=%d", k, e.Index, e.Seq, e.End, e.Len, e.Verdict, e.Reason, e.NRFC, e.NDraft)
 	}
 	return fmt.Sprintf("%s idx=%d seq=%d stag/msn=%#x len=%d ctrl=%#02x kind=%d qn=%d", k, e.Index, e.Seq, e.End, e.Len, e.Ctrl, e.DDPKind, e.QN)
 }

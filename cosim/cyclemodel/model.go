@@ -695,6 +695,7 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 		case fastpath.Advanced, fastpath.Consumed:
 			second = hdr
 			second.Kind, second.End = EvAdvanced, e.End
+			second.NRFC, second.NDraft = e.PtrRFC5044, e.PtrDraft01
 			if e.Kind == fastpath.Consumed {
 				second.Kind = EvConsumed
 			}

@@ -75,6 +75,7 @@ type harness struct {
 	sumGrid, sumCRC, sumMarker         cosim.Port
 	sumFirstMarker, sumAnyL, sumNFPDU  cosim.Port
 	sumOK, sumNRec                     cosim.Port
+	sumNRFC, sumNDraft                 cosim.Port
 
 	// readyProb is the probability of rec_ready high in a cycle.
 	readyProb float64
@@ -93,6 +94,7 @@ type harness struct {
 
 	// Statistics for the log.
 	summaries, records, dropped, whole, crcBad, markerBad, small, grid int
+	nrfc, ndraft                                                       int // FPDUs counted by FPDUPTR form
 	cov                                                                coverage
 }
 
@@ -174,7 +176,7 @@ func newHarness(t testing.TB, width int, seed uint64) *harness {
 		{&h.sumValid, "sum_valid"}, {&h.sumWhole, "sum_whole"}, {&h.sumSmall, "sum_small"},
 		{&h.sumGrid, "sum_grid"}, {&h.sumCRC, "sum_crc_ok"}, {&h.sumMarker, "sum_marker_ok"},
 		{&h.sumFirstMarker, "sum_first_marker"}, {&h.sumAnyL, "sum_any_l"}, {&h.sumNFPDU, "sum_nfpdu"},
-		{&h.sumOK, "sum_ok"}, {&h.sumNRec, "sum_nrec"},
+		{&h.sumOK, "sum_ok"}, {&h.sumNRec, "sum_nrec"}, {&h.sumNRFC, "sum_nrfc"}, {&h.sumNDraft, "sum_ndraft"},
 	} {
 		port, ok := sim.LookupPort(p.name)
 		require.True(t, ok, "port %s", p.name)
@@ -336,6 +338,8 @@ func (h *harness) check(cycle uint64, in, out []uint64) {
 			FirstMarker: h.sumFirstMarker.Bit(out),
 			AnyL:        h.sumAnyL.Bit(out),
 			NFPDU:       int(h.sumNFPDU.Get(out)),
+			NRFC:        int(h.sumNRFC.Get(out)),
+			NDraft:      int(h.sumNDraft.Get(out)),
 		}
 		if got != fr.sum {
 			h.fail(cycle, "frame %d: summary\n got  %+v\n want %+v\n%s", fr.id, got, fr.sum, h.describe(fr))
@@ -378,6 +382,8 @@ func (h *harness) count(s Summary) {
 	if !s.MarkerOK {
 		h.markerBad++
 	}
+	h.nrfc += s.NRFC
+	h.ndraft += s.NDraft
 	if s.Small {
 		h.small++
 	}
@@ -427,7 +433,7 @@ func (h *harness) drain() {
 }
 
 func (h *harness) logStats() {
-	h.t.Logf("%s: %d frames, %d records (%d dropped), %d cycles; whole %d, CRC bad %d, marker bad %d, small %d, off grid %d",
-		Variant(h.width), h.summaries, h.records, h.dropped, h.sim.Cycle(), h.whole, h.crcBad, h.markerBad, h.small, h.grid)
+	h.t.Logf("%s: %d frames, %d records (%d dropped), %d cycles; whole %d, CRC bad %d, marker bad %d, small %d, off grid %d, FPDUPTR forms RFC 5044 %d draft-01 %d",
+		Variant(h.width), h.summaries, h.records, h.dropped, h.sim.Cycle(), h.whole, h.crcBad, h.markerBad, h.small, h.grid, h.nrfc, h.ndraft)
 	h.t.Logf("%s: %v", Variant(h.width), h.cov)
 }

@@ -8,7 +8,10 @@
 // of the RTL header: the walk records every FPDU whose ULPDU_Length word is
 // payload and stops after the first ULPDU_Length under 14; CRC and marker
 // checks cover the recorded FPDUs of 14 octets or more that end inside the
-// payload; when the sequence number of the payload is off the marker grid's
+// payload (a marker's FPDUPTR counts from the FPDU's ULPDU_Length field, as
+// RFC 5044 section 4.3 says; after a leading marker the draft-01 value,
+// from the FPDU's first octet, is right too, and such FPDUs are counted by
+// form); when the sequence number of the payload is off the marker grid's
 // word alignment, markers are taken at the word holding the marker position.
 package mparxwalk
 
@@ -92,6 +95,10 @@ type Summary struct {
 	FirstMarker bool
 	AnyL        bool
 	NFPDU       int
+	// NRFC and NDraft count the checked FPDUs that begin with a marker,
+	// hold a later one, and whose markers are right in the RFC 5044 /
+	// draft-01 FPDUPTR form (mpa.Half.DeframeForm).
+	NRFC, NDraft int
 }
 
 // Payload returns the payload words of f as octets (a partial last word
@@ -162,8 +169,14 @@ func Expect(f Frame) ([]Record, Summary) {
 				s.CRCOK = false
 			}
 			if f.Markers {
-				if _, err := markersOnly.Deframe(seq, fp, &scratch); err != nil {
+				_, form, err := markersOnly.DeframeForm(seq, fp, &scratch)
+				switch {
+				case err != nil:
 					s.MarkerOK = false
+				case form == mpa.PtrRFC5044:
+					s.NRFC++
+				case form == mpa.PtrDraft01:
+					s.NDraft++
 				}
 			}
 		}

@@ -65,9 +65,19 @@ func (g *gen) size(small, dense bool) int {
 	}
 }
 
+// form draws the FPDUPTR form a sender uses: RFC 5044 mostly, draft-01 in
+// a quarter of the streams.
+func (g *gen) form() mpa.PtrForm {
+	if g.rng.IntN(4) == 0 {
+		return mpa.PtrDraft01
+	}
+	return mpa.PtrRFC5044
+}
+
 // stream frames n ULPDUs.
 func (g *gen) stream(h mpa.Half, n int, small, dense bool) *mpa.Stream {
 	st := mpa.NewStream(h)
+	st.Form = g.form()
 	for i := 0; i < n; i++ {
 		st.Add(g.ulpdu(g.size(small, dense)))
 	}
@@ -80,8 +90,13 @@ func (g *gen) stream(h mpa.Half, n int, small, dense bool) *mpa.Stream {
 func (g *gen) onMarkers(h mpa.Half, n int) *mpa.Stream {
 	h.Markers = true
 	st := mpa.NewStream(h)
+	st.Form = g.form()
 	for i := 0; i < n; i++ {
-		st.Add(g.ulpdu(502))
+		if g.rng.IntN(3) == 0 {
+			st.Add(g.ulpdu(1010)) // a marker, 1020 octets with a second marker inside
+		} else {
+			st.Add(g.ulpdu(502))
+		}
 	}
 	return st
 }
@@ -232,6 +247,8 @@ func TestRandomSegments(t *testing.T) {
 			require.NotZero(t, h.markerBad)
 			require.NotZero(t, h.small)
 			require.NotZero(t, h.grid)
+			require.NotZero(t, h.nrfc)
+			require.NotZero(t, h.ndraft)
 			require.NotZero(t, h.cov.leading)
 			require.NotZero(t, h.cov.straddle)
 			require.NotZero(t, h.cov.hdrMarker)
@@ -489,6 +506,91 @@ func TestLargeFPDUs(t *testing.T) {
 			}
 			h.drain()
 			h.logStats()
+		})
+	}
+}
+
+// TestFPDUPTRForms sends FPDUs that begin with a marker and hold later
+// ones (the first FPDU of a stream, and FPDUs that start on the marker
+// grid mid-stream), each frame in one FPDUPTR form, at every width: the
+// RFC 5044 value and the draft-01 value (4 more) pass and are counted by
+// form; 4 less than RFC 5044, a mix of the two forms in one FPDU, and the
+// draft-01 value in an FPDU without a leading marker fail the marker
+// check. The expected counts are the FPDUs that start on the grid and span
+// another marker, counted here from the stream layout.
+func TestFPDUPTRForms(t *testing.T) {
+	for _, w := range Widths {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+			t.Parallel()
+			seed := *seedFlag + 7000 + uint64(w)
+			h := newHarness(t, w, seed)
+			g := newGen(seed, w)
+			for i := 0; i < 60; i++ {
+				hf := g.half()
+				hf.Markers, hf.CRC = true, i%2 == 0
+				st := mpa.NewStream(hf)
+				st.Form = []mpa.PtrForm{mpa.PtrRFC5044, mpa.PtrDraft01}[i%2]
+				for j := 0; j < 6; j++ {
+					// 1010: 1024 octets on the wire, every FPDU on the
+					// grid; 2026: 2048; 1200: off the grid after it.
+					st.Add(g.ulpdu([]int{1010, 2026, 1200, 1010, 1010, 300}[(i+j)%6]))
+				}
+				lead := 0
+				for _, f := range st.FPDUs {
+					if (f.Seq-hf.SeqStart)%512 == 0 && f.Len > 516 {
+						lead++
+					}
+				}
+				d := append([]byte(nil), st.Data...)
+				wantOK := true
+				switch damage := i % 8; damage {
+				case 2, 3: // 4 less than RFC 5044 in the first FPDU's second marker
+					binary.BigEndian.PutUint16(d[512+2:], 504)
+					wantOK = false
+				case 4, 5: // draft-01 value where no leading marker: the first FPDU off the grid
+					for _, f := range st.FPDUs {
+						if m := hf.NextMarker(f.Seq); (f.Seq-hf.SeqStart)%512 != 0 && int(m-f.Seq)+8 <= f.Len {
+							moff := f.Off + int(m-f.Seq)
+							binary.BigEndian.PutUint16(d[moff+2:], uint16(m-f.Seq)+4)
+							wantOK = false
+							break
+						}
+					}
+				}
+				if i%8 == 6 { // mix: an FPDU of 2048 octets, second marker in the other form
+					for _, f := range st.FPDUs {
+						if (f.Seq-hf.SeqStart)%512 == 0 && f.Len > 1028 {
+							moff := f.Off + 1024
+							v := binary.BigEndian.Uint16(d[moff+2:])
+							if st.Form == mpa.PtrDraft01 {
+								v -= 4
+							} else {
+								v += 4
+							}
+							binary.BigEndian.PutUint16(d[moff+2:], v)
+							wantOK = false
+							break
+						}
+					}
+				}
+				run := h.queue(g.frame(hf, st.Seq(0), d), 1, 0, false)
+				require.True(t, run.sum.Whole)
+				require.Equal(t, wantOK, run.sum.MarkerOK, "frame %d", i)
+				if wantOK {
+					if st.Form == mpa.PtrDraft01 {
+						require.Equal(t, lead, run.sum.NDraft, "frame %d", i)
+						require.Zero(t, run.sum.NRFC)
+					} else {
+						require.Equal(t, lead, run.sum.NRFC, "frame %d", i)
+						require.Zero(t, run.sum.NDraft)
+					}
+				}
+				h.flowIfFull()
+			}
+			h.drain()
+			h.logStats()
+			require.NotZero(t, h.nrfc)
+			require.NotZero(t, h.ndraft)
 		})
 	}
 }

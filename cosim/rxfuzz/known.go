@@ -25,29 +25,17 @@ type Known struct {
 	Err    *regexp.Regexp // a stream-level error (no frame named) of this bug
 }
 
-// KnownBugs are the open bugs.
+// KnownBugs are the open bugs (none at present).
 // Fixed, kept as regression cases in testdata: ip-total-length-wrap
-// (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits) and
+// (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits),
 // payload-length-mod-4 (rtl/mpa_rx.v now takes a payload that is not whole
 // words as UNALIGNED; cases payload-tail-in-padding and
-// payload-tail-partial-word).
-var KnownBugs = []Known{
-	{
-		// golden/fastpath System (the model's hardware and software
-		// hand-over), not the RTL: after the hardware placed a segment out
-		// of order (CONSUMED) and a duplicate of it handed the half
-		// connection to software (UNALIGNED), a retransmitted segment
-		// before that range with a damaged ULPDU_Length followed by its
-		// intact copy and the in-order fill makes software report an MPA
-		// marker error (code 3) that the golden receiver, given the same
-		// frames, does not report (case union-extra-marker-error; the RTL
-		// agrees with the model on every frame of it, at both widths). The
-		// same class shows on out-of-order streams with duplicated and
-		// reordered frames (case out-of-order-w64-ba9edfca3741f76e).
-		Name: "union-extra-marker-error",
-		Err:  regexp.MustCompile(`^error events?( .*)?: golden \d+, hardware and software \d+$`),
-	},
-}
+// payload-tail-partial-word) and union-extra-marker-error (golden/rx: an
+// in-order FPDU whose damaged ULPDU_Length runs over a held marker that
+// names another FPDU start is code 3 as soon as its header is read, as
+// software beside the hardware reports for a range the hardware consumed;
+// cases union-extra-marker-error and out-of-order-w64-ba9edfca3741f76e).
+var KnownBugs []Known
 
 // knownBug returns the name of the non-static known bug that frame b
 // matches, or "".

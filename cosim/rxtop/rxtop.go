@@ -56,6 +56,9 @@ type Event struct {
 	Ctrl    uint8
 	DDPKind int
 	QN      uint32
+	// ADVANCED, CONSUMED: the segment's FPDUs that began with a marker and
+	// held a later one, by FPDUPTR form ([23:16] RFC 5044, [15:8] draft-01).
+	NRFC, NDraft int
 }
 
 func decode(w []uint64) Event {
@@ -71,6 +74,8 @@ func decode(w []uint64) Event {
 		Ctrl:    uint8(lo >> 24),
 		DDPKind: int(lo >> 20 & 0xf),
 		QN:      uint32(lo >> 18 & 3),
+		NRFC:    int(lo >> 16 & 0xff),
+		NDraft:  int(lo >> 8 & 0xff),
 	}
 }
 
@@ -478,9 +483,9 @@ func compare(res fastpath.Result, frame []byte, out Output, mem *ddp.Memory) err
 	for _, e := range res.Events {
 		switch e.Kind {
 		case fastpath.Advanced:
-			want = append(want, Event{Kind: EvAdvanced, End: e.End})
+			want = append(want, Event{Kind: EvAdvanced, End: e.End, NRFC: e.PtrRFC5044, NDraft: e.PtrDraft01})
 		case fastpath.Consumed:
-			want = append(want, Event{Kind: EvConsumed, Seq: e.Seq, End: e.End})
+			want = append(want, Event{Kind: EvConsumed, Seq: e.Seq, End: e.End, NRFC: e.PtrRFC5044, NDraft: e.PtrDraft01})
 		case fastpath.Dropped:
 			want = append(want, Event{Kind: EvDrop, Verdict: fastpath.DropCode(e.Err)})
 		}
@@ -526,9 +531,9 @@ func compare(res fastpath.Result, frame []byte, out Output, mem *ddp.Memory) err
 		ok := g.Kind == w.Kind
 		switch w.Kind {
 		case EvAdvanced:
-			ok = ok && g.End == w.End
+			ok = ok && g.End == w.End && g.NRFC == w.NRFC && g.NDraft == w.NDraft
 		case EvConsumed:
-			ok = ok && g.Seq == w.Seq && g.End == w.End
+			ok = ok && g.Seq == w.Seq && g.End == w.End && g.NRFC == w.NRFC && g.NDraft == w.NDraft
 		case EvDrop:
 			ok = ok && g.Verdict == w.Verdict
 		case EvPlaced, EvDDPError:

@@ -104,6 +104,11 @@ type Event struct {
 	DDP    ddp.Header
 	Addr   uint64
 	Err    error
+	// PtrRFC5044 and PtrDraft01 (Advanced, Consumed) count the segment's
+	// FPDUs that begin with a marker and hold a later one, by the FPDUPTR
+	// form of those markers (mpa.PtrForm): the ADVANCED / CONSUMED event's
+	// bits [23:16] and [15:8].
+	PtrRFC5044, PtrDraft01 int
 }
 
 // Result is the hardware's handling of one frame.
@@ -194,6 +199,7 @@ type fpdu struct {
 	lseq  uint32
 	ulpdu []byte
 	hdr   ddp.Header
+	form  mpa.PtrForm
 }
 
 // Frame processes one Ethernet frame.
@@ -264,7 +270,14 @@ func (e *Engine) Frame(b []byte) Result {
 		c.Ranges = merged
 	}
 	res.Verdict = Place
+	var rfc, draft int
 	for _, fp := range fpdus {
+		switch fp.form {
+		case mpa.PtrRFC5044:
+			rfc++
+		case mpa.PtrDraft01:
+			draft++
+		}
 		sum := sha256.Sum256(fp.ulpdu)
 		p, err := e.Placer.Place(c.Stream, fp.ulpdu)
 		if err != nil {
@@ -278,7 +291,7 @@ func (e *Engine) Frame(b []byte) Result {
 		}
 	}
 	if !inOrder {
-		res.Events = append(res.Events, Event{Kind: Consumed, Half: t, Seq: seq, End: end})
+		res.Events = append(res.Events, Event{Kind: Consumed, Half: t, Seq: seq, End: end, PtrRFC5044: rfc, PtrDraft01: draft})
 		return res
 	}
 	// The in-order point moves past the segment and any ranges it reaches.
@@ -287,7 +300,7 @@ func (e *Engine) Frame(b []byte) Result {
 		c.RcvNxt = c.Ranges[0].End
 		c.Ranges = c.Ranges[1:]
 	}
-	res.Events = append(res.Events, Event{Kind: Advanced, Half: t, Seq: seq, End: c.RcvNxt})
+	res.Events = append(res.Events, Event{Kind: Advanced, Half: t, Seq: seq, End: c.RcvNxt, PtrRFC5044: rfc, PtrDraft01: draft})
 	return res
 }
 
@@ -322,7 +335,7 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 		if off == 0 {
 			firstMarker = p.Markers && p.NextMarker(s)-s < uint32(wl-mpa.CRCLen)
 		}
-		u, err := p.Deframe(s, b[off:off+wl], &e.scratch)
+		u, form, err := p.DeframeForm(s, b[off:off+wl], &e.scratch)
 		off += wl
 		if err != nil {
 			checks = false
@@ -330,7 +343,7 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 		}
 		anyL = anyL || (len(u) > 0 && u[0]&0x40 != 0)
 		h, _, _ := ddp.ParseHeader(u)
-		out = append(out, fpdu{lseq: lseq, ulpdu: append([]byte(nil), u...), hdr: h})
+		out = append(out, fpdu{lseq: lseq, ulpdu: append([]byte(nil), u...), hdr: h, form: form})
 	}
 	switch {
 	case ooo && !firstMarker:

@@ -57,6 +57,12 @@ type System struct {
 	// configuration port receives. TakeOps empties it.
 	Ops []Op
 
+	// HWPtrForms counts, per half connection, the FPDUs the hardware
+	// placed that began with a marker and held a later one, by FPDUPTR
+	// form: [0] RFC 5044, [1] draft-01 (from its ADVANCED and CONSUMED
+	// events; software's are in its rx.HalfSummary).
+	HWPtrForms map[wire.FourTuple][2]int
+
 	frame    int
 	stagSlot map[int]uint32
 	rqs      map[rqKey]*hwQueue
@@ -266,13 +272,43 @@ func (s *System) hardware(ev Event) {
 	case Dropped:
 		e.Kind = rx.Dropped
 	case Advanced:
+		s.countForms(ev)
 		s.fail(s.SW.HardwareAdvance(ev.Half, ev.End))
 		return
 	case Consumed:
+		s.countForms(ev)
 		s.fail(s.SW.HardwareConsumed(ev.Half, ev.Seq, ev.End))
 		return
 	}
 	s.Events = append(s.Events, e)
+}
+
+func (s *System) countForms(ev Event) {
+	if ev.PtrRFC5044 == 0 && ev.PtrDraft01 == 0 {
+		return
+	}
+	if s.HWPtrForms == nil {
+		s.HWPtrForms = map[wire.FourTuple][2]int{}
+	}
+	n := s.HWPtrForms[ev.Half]
+	n[0] += ev.PtrRFC5044
+	n[1] += ev.PtrDraft01
+	s.HWPtrForms[ev.Half] = n
+}
+
+// PtrForms returns the FPDUs of half connection t that began with a
+// marker and held a later one, by FPDUPTR form, that the hardware and
+// software passed together.
+func (s *System) PtrForms(t wire.FourTuple) (rfc5044, draft01 int) {
+	n := s.HWPtrForms[t]
+	rfc5044, draft01 = n[0], n[1]
+	for _, h := range s.SW.Halves() {
+		if h.Tuple == t {
+			rfc5044 += h.PtrRFC5044
+			draft01 += h.PtrDraft01
+		}
+	}
+	return rfc5044, draft01
 }
 
 // software takes the golden receiver's events: it records them and programs

@@ -62,7 +62,8 @@ func traffic(t *testing.T) (wire.FourTuple, []seg, [][]byte) {
 	req := mpa.NewStartup(false, true, true, nil)
 	rep := mpa.NewStartup(true, true, true, nil)
 	const iseq, rseq = 1000, 0xfffffff0
-	n := mpa.Negotiate(req, rep)
+	n, err := mpa.Negotiate(req, rep)
+	require.NoError(t, err)
 	i2r := mpa.NewStream(mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: iseq + uint32(req.Len())})
 	r2i := mpa.NewStream(mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: rseq + uint32(rep.Len())})
 	frames := [][]byte{frame(t, tu, iseq, req.Append(nil)), frame(t, tu.Reverse(), rseq, rep.Append(nil))}

@@ -92,13 +92,104 @@ func AppendMarker(dst []byte, fpduptr uint16) []byte {
 	return append(dst, 0, 0, byte(fpduptr>>8), byte(fpduptr))
 }
 
+// PtrForm is the reading of FPDUPTR that an FPDU's markers follow. The two
+// readings differ only for an FPDU that begins with a marker and holds a
+// later one (the first FPDU of a marker-enabled stream once it is 508
+// octets or longer, and any FPDU that starts on a 512-octet marker
+// boundary): RFC 5044 section 4.3 counts from the first octet of the
+// ULPDU_Length field, draft-ietf-rddp-mpa-01 (the framing seed) from the
+// first octet of the FPDU, the leading marker included, so its value is 4
+// more.
+type PtrForm uint8
+
+// FPDUPTR forms.
+const (
+	// PtrPlain: no marker follows a leading marker in the FPDU, so both
+	// readings give the same values (or markers are off).
+	PtrPlain PtrForm = iota
+	// PtrRFC5044: the FPDU begins with a marker and its later markers
+	// count from its ULPDU_Length field, as RFC 5044 says.
+	PtrRFC5044
+	// PtrDraft01: the FPDU begins with a marker and its later markers
+	// count from its first octet (the leading marker), as draft-01 says.
+	PtrDraft01
+)
+
+var ptrFormNames = [...]string{"plain", "rfc5044", "draft-01"}
+
+func (f PtrForm) String() string {
+	if int(f) < len(ptrFormNames) {
+		return ptrFormNames[f]
+	}
+	return fmt.Sprintf("PtrForm(%d)", f)
+}
+
+// MarkerPtr returns the FPDUPTR of the marker at sequence number m inside
+// the FPDU whose first octet is at seq, in the given form (PtrPlain and
+// PtrRFC5044 both give the RFC 5044 value): the octets from the FPDU's
+// ULPDU_Length field to the marker, 0 for a marker at seq itself (RFC 5044
+// section 4.3), truncated to 16 bits (a distance of 65536 or more, only
+// in a ULPDU above MaxMULPDU, does not fit; CheckMarker rejects it).
+func (h Half) MarkerPtr(seq, m uint32, form PtrForm) uint16 {
+	d := m - seq
+	if d != 0 && form != PtrDraft01 && h.IsMarker(seq) {
+		d -= MarkerLen // count from the ULPDU_Length field after the leading marker
+	}
+	return uint16(d)
+}
+
+// CheckMarker checks the FPDUPTR ptr (its two low bits are ignored) of the
+// marker at m inside the FPDU whose first octet is at seq. A marker at seq
+// must hold 0. A later marker must hold the RFC 5044 value; when the FPDU
+// begins with a marker, the draft-01 value (4 more) is accepted too. It
+// reports whether ptr is right and which form it showed (PtrPlain when the
+// two forms agree).
+//
+// The comparison is over the whole distance: a value of 65536 or more does
+// not fit the 16-bit field, so no FPDUPTR is right for such a marker (of a
+// ULPDU above MaxMULPDU), whatever the truncated value.
+func (h Half) CheckMarker(seq, m uint32, ptr uint16) (PtrForm, bool) {
+	p, d := uint32(ptr&^3), m-seq
+	if m == seq || !h.IsMarker(seq) {
+		return PtrPlain, p == d
+	}
+	switch p {
+	case d - MarkerLen:
+		return PtrRFC5044, true
+	case d:
+		return PtrDraft01, true
+	}
+	return PtrPlain, false
+}
+
+// PointsAt returns the sequence number of the first octet of the FPDU that
+// a marker at m with FPDUPTR ptr names: m itself for 0; otherwise the
+// ULPDU_Length field at m - ptr, or the marker just before it when the
+// marker grid has one there (the FPDU's leading marker, RFC 5044 reading),
+// or m - ptr when that is a marker position (the draft-01 reading of an
+// FPDU with a leading marker).
+func (h Half) PointsAt(m uint32, ptr uint16) uint32 {
+	p := m - uint32(ptr&^3)
+	if !h.IsMarker(p) && h.IsMarker(p-MarkerLen) {
+		return p - MarkerLen
+	}
+	return p
+}
+
 // AppendFPDU appends to dst the wire octets of the FPDU that carries ulpdu
 // when its first octet has TCP sequence number seq: markers where the marker
 // grid falls (a marker at seq itself comes first, with FPDUPTR 0; a marker at
 // the CRC field comes before it), ULPDU_Length, ULPDU, pad, and the CRC over
-// everything before the CRC field, markers included. With CRC off the CRC
-// field is zero. It panics if ulpdu is longer than MaxULPDULen.
+// everything before the CRC field, markers included. Markers carry the RFC
+// 5044 FPDUPTR. With CRC off the CRC field is zero. It panics if ulpdu is
+// longer than MaxULPDULen.
 func (h Half) AppendFPDU(dst []byte, seq uint32, ulpdu []byte) []byte {
+	return h.AppendFPDUForm(dst, seq, ulpdu, PtrRFC5044)
+}
+
+// AppendFPDUForm is AppendFPDU with the markers' FPDUPTR in the given form:
+// PtrDraft01 frames as a draft-01 sender does (see PtrForm).
+func (h Half) AppendFPDUForm(dst []byte, seq uint32, ulpdu []byte, form PtrForm) []byte {
 	if len(ulpdu) > MaxULPDULen {
 		panic(fmt.Sprintf("mpa: ULPDU of %d octets exceeds %d", len(ulpdu), MaxULPDULen))
 	}
@@ -110,7 +201,7 @@ func (h Half) AppendFPDU(dst []byte, seq uint32, ulpdu []byte) []byte {
 	emit := func(b []byte) {
 		for len(b) > 0 {
 			if h.IsMarker(pos) {
-				dst = AppendMarker(dst, uint16(pos-seq))
+				dst = AppendMarker(dst, h.MarkerPtr(seq, pos, form))
 				pos += MarkerLen
 				continue
 			}
@@ -129,7 +220,7 @@ func (h Half) AppendFPDU(dst []byte, seq uint32, ulpdu []byte) []byte {
 	emit(ulpdu)
 	emit(pad[:PadLen(len(ulpdu))])
 	if h.IsMarker(pos) { // marker in front of the CRC field
-		dst = AppendMarker(dst, uint16(pos-seq))
+		dst = AppendMarker(dst, h.MarkerPtr(seq, pos, form))
 		pos += MarkerLen
 	}
 	var crc uint32
@@ -162,28 +253,54 @@ var (
 )
 
 // Deframe validates one whole FPDU, given its wire octets and the sequence
-// number of its first octet: first the CRC when it is on (ErrCRC), then
-// every marker in it (ErrMarker; the two low bits of FPDUPTR are ignored).
-// It returns the ULPDU, which aliases fpdu when markers are off and
-// otherwise *scratch, which it reuses and grows.
+// number of its first octet: first every marker in it (ErrMarker; see
+// CheckMarker: the two low bits of FPDUPTR are ignored, and the markers of
+// one FPDU must all follow one form), then the CRC when it is on (ErrCRC).
+// Markers come first because a receiver knows a marker error as soon as it
+// holds the FPDU's header and the marker, before the rest of the FPDU
+// (golden/rx reports it then), so the error code does not depend on how
+// the stream was cut into segments. It returns the ULPDU, which aliases
+// fpdu when markers are off and otherwise *scratch, which it reuses and
+// grows.
 func (h Half) Deframe(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, error) {
+	u, _, err := h.DeframeForm(seq, fpdu, scratch)
+	return u, err
+}
+
+// DeframeForm is Deframe that also returns the FPDUPTR form the FPDU's
+// markers showed.
+func (h Half) DeframeForm(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, PtrForm, error) {
 	n := len(fpdu)
+	form := PtrPlain
+	if h.Markers {
+		for off := h.NextMarker(seq) - seq; int(off)+MarkerLen <= n-CRCLen; off += MarkerInterval {
+			m := seq + off
+			ptr := binary.BigEndian.Uint16(fpdu[off+2:])
+			f, ok := h.CheckMarker(seq, m, ptr)
+			if ok && f != PtrPlain {
+				if form != PtrPlain && form != f {
+					return nil, form, fmt.Errorf("%w: marker at %d has FPDUPTR %d in the %v form, an earlier marker of the FPDU at %d in the %v form", ErrMarker, m, ptr&^3, f, seq, form)
+				}
+				form = f
+			}
+			if !ok {
+				return nil, form, fmt.Errorf("%w: marker at %d has FPDUPTR %d, want %d for the FPDU at %d", ErrMarker, m, ptr&^3, h.MarkerPtr(seq, m, PtrRFC5044), seq)
+			}
+		}
+	}
 	if h.CRC {
 		if got, want := WireCRC(fpdu[n-CRCLen:]), CRC32C(fpdu[:n-CRCLen]); got != want {
-			return nil, fmt.Errorf("%w: CRC field %08x, computed %08x", ErrCRC, got, want)
+			return nil, form, fmt.Errorf("%w: CRC field %08x, computed %08x", ErrCRC, got, want)
 		}
 	}
 	if !h.Markers {
 		ulen := int(binary.BigEndian.Uint16(fpdu))
-		return fpdu[LengthFieldLen : LengthFieldLen+ulen], nil
+		return fpdu[LengthFieldLen : LengthFieldLen+ulen], form, nil
 	}
 	body := (*scratch)[:0]
 	for off := 0; off < n-CRCLen; {
 		s := seq + uint32(off)
 		if h.IsMarker(s) {
-			if ptr := uint32(binary.BigEndian.Uint16(fpdu[off+2:])) &^ 3; ptr != uint32(off) {
-				return nil, fmt.Errorf("%w: marker at %d has FPDUPTR %d, the FPDU starts %d octets before", ErrMarker, s, ptr, off)
-			}
 			off += MarkerLen
 			continue
 		}
@@ -193,5 +310,5 @@ func (h Half) Deframe(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, error) 
 	}
 	*scratch = body
 	ulen := int(binary.BigEndian.Uint16(body))
-	return body[LengthFieldLen : LengthFieldLen+ulen], nil
+	return body[LengthFieldLen : LengthFieldLen+ulen], form, nil
 }

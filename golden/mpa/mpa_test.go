@@ -116,8 +116,10 @@ func TestPadAndLengths(t *testing.T) {
 	}
 }
 
-// Every marker in a framed stream sits on the grid and points at the start of
-// the FPDU that holds it; the CRC covers markers.
+// Every marker in a framed stream sits on the grid and holds the RFC 5044
+// FPDUPTR of the FPDU that holds it: the octets from that FPDU's
+// ULPDU_Length field (after its leading marker, if it has one) to the
+// marker, 0 for a leading marker; the CRC covers markers.
 func TestMarkersPointAtFPDUStart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, base := range []uint32{0, 0xffffffff - 1000, 0xfffffffc} {
@@ -135,7 +137,18 @@ func TestMarkersPointAtFPDUStart(t *testing.T) {
 				}
 				m := s.Data[off : off+4]
 				assert.Equal(t, []byte{0, 0}, m[:2])
-				assert.Equal(t, int(seq-f.Seq), int(m[2])<<8|int(m[3]))
+				// From the definition, not from the framing code: the
+				// ULPDU_Length field follows a marker at the FPDU's start.
+				lengthSeq := f.Seq
+				if (f.Seq-base)%512 == 0 {
+					lengthSeq += 4
+				}
+				want := int(seq - lengthSeq)
+				if seq == f.Seq {
+					want = 0
+				}
+				assert.Equal(t, want, int(m[2])<<8|int(m[3]))
+				assert.Equal(t, lengthSeq, f.LengthSeq)
 			}
 			assert.Zero(t, f.Len%4)
 			assert.Equal(t, f.Len, h.WireLen(f.Seq, FPDULen(f.ULPDULen)))

@@ -18,7 +18,10 @@ type FPDURef struct {
 // operation, built FPDU by FPDU, with the FPDU boundaries remembered so that
 // segmentation policies can honour or ignore them.
 type Stream struct {
-	Half  Half
+	Half Half
+	// Form is the FPDUPTR form Add frames with: the RFC 5044 value unless
+	// PtrDraft01 (a draft-01 sender; see PtrForm).
+	Form  PtrForm
 	Data  []byte
 	FPDUs []FPDURef
 }
@@ -34,7 +37,7 @@ func (s *Stream) Seq(off int) uint32 { return s.Half.SeqStart + uint32(off) }
 func (s *Stream) Add(ulpdu []byte) FPDURef {
 	off := len(s.Data)
 	seq := s.Seq(off)
-	s.Data = s.Half.AppendFPDU(s.Data, seq, ulpdu)
+	s.Data = s.Half.AppendFPDUForm(s.Data, seq, ulpdu, s.Form)
 	r := FPDURef{Off: off, Len: len(s.Data) - off, Seq: seq, LengthSeq: seq, ULPDULen: len(ulpdu)}
 	if s.Half.IsMarker(seq) {
 		r.LengthSeq += MarkerLen

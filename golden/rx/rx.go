@@ -209,6 +209,12 @@ type HalfSummary struct {
 	Delivered int
 	DDPErrors int
 	ErrorCode int // MPA error code, 0 if none
+	// PtrRFC5044 and PtrDraft01 count the ULPDUs passed whose FPDU began
+	// with a marker and held a later one, by the FPDUPTR form those
+	// markers had (mpa.PtrForm): RFC 5044's, or draft-01's, which the
+	// receiver accepts in exactly that case.
+	PtrRFC5044 int
+	PtrDraft01 int
 }
 
 // Halves summarises every half connection, in the order they were found.
@@ -689,15 +695,90 @@ func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
 // optional and this model always does. It returns the ULPDU with markers
 // removed, which aliases fpdu or the half's scratch buffer: it is valid
 // until the next check.
-func (h *half) check(seq uint32, fpdu []byte) (ulpdu []byte, code int, err error) {
-	ulpdu, err = h.params.Deframe(seq, fpdu, &h.scratch)
+func (h *half) check(seq uint32, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code int, err error) {
+	ulpdu, form, err = h.params.DeframeForm(seq, fpdu, &h.scratch)
 	switch {
 	case errors.Is(err, mpa.ErrCRC):
-		return nil, CodeCRC, err
+		return nil, form, CodeCRC, err
 	case err != nil:
-		return nil, CodeMarker, err
+		return nil, form, CodeMarker, err
 	}
-	return ulpdu, 0, nil
+	return ulpdu, form, 0, nil
+}
+
+// countForm counts a passed FPDU's FPDUPTR form.
+func (h *half) countForm(f mpa.PtrForm) {
+	switch f {
+	case mpa.PtrRFC5044:
+		h.stats.PtrRFC5044++
+	case mpa.PtrDraft01:
+		h.stats.PtrDraft01++
+	}
+}
+
+// maxPtrReach bounds how far beyond an FPDU a marker can lie and still
+// name an FPDU start inside it (FPDUPTR is 16 bits).
+const maxPtrReach = 1 << 16
+
+// markerDisagrees looks, once the header of the in-order FPDU at seq (wire
+// length wl) is read, for what the receiver already holds that contradicts
+// its ULPDU_Length (RFC 5044 section 8, code 3: a marker and ULPDU_Length
+// disagree on an FPDU start). It does not need the rest of the FPDU or its
+// CRC:
+//   - a marker inside the FPDU whose FPDUPTR does not fit it (mpa.Half.CheckMarker);
+//   - a marker after the FPDU that names an FPDU start inside it (mpa.Half.PointsAt);
+//   - (software beside the hardware) a run the hardware validated as whole
+//     FPDUs that begins inside it.
+func (h *half) markerDisagrees(seq uint32, wl int) error {
+	end := seq + uint32(wl)
+	p := h.params
+	form := mpa.PtrPlain
+	marker := func(m uint32, b []byte) error {
+		ptr := binary.BigEndian.Uint16(b[2:])
+		if before(m, end) {
+			f, ok := p.CheckMarker(seq, m, ptr)
+			switch {
+			case !ok:
+				return fmt.Errorf("marker at %d has FPDUPTR %d, want %d for the FPDU at %d (%d octets)", m, ptr&^3, p.MarkerPtr(seq, m, mpa.PtrRFC5044), seq, wl)
+			case f != mpa.PtrPlain && form != mpa.PtrPlain && f != form:
+				return fmt.Errorf("marker at %d has FPDUPTR %d in the %v form, an earlier marker of the FPDU at %d in the %v form", m, ptr&^3, f, seq, form)
+			case f != mpa.PtrPlain:
+				form = f
+			}
+			return nil
+		}
+		if at := p.PointsAt(m, ptr); before(seq, at) && before(at, end) {
+			return fmt.Errorf("marker at %d names an FPDU at %d, inside the FPDU at %d (%d octets)", m, at, seq, wl)
+		}
+		return nil
+	}
+	if p.Markers {
+		for m := p.NextMarker(seq); !before(h.rcvNxt, m+mpa.MarkerLen) && before(m, end); m += mpa.MarkerInterval {
+			if err := marker(m, h.pend[m-seq:]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, o := range h.ooo {
+		if !before(o.seq, end+maxPtrReach) {
+			break
+		}
+		if o.skip > 0 {
+			if before(seq, o.seq) && before(o.seq, end) {
+				return fmt.Errorf("FPDU at %d (%d octets) runs into octets %d.. validated as whole FPDUs", seq, wl, o.seq)
+			}
+			continue
+		}
+		if !p.Markers {
+			continue
+		}
+		for m := p.NextMarker(o.seq); !before(o.end(), m+mpa.MarkerLen) && before(m, end+maxPtrReach); m += mpa.MarkerInterval {
+			if err := marker(m, o.data[m-o.seq:]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // runFPDUs consumes whole FPDUs from the in-order octets (RFC 5044
@@ -706,14 +787,7 @@ func (h *half) runFPDUs() {
 	for h.state == stFull {
 		seq := h.pendSeq
 		wl, lseq := h.fpduAt(seq, h.pend)
-		if wl == 0 || len(h.pend) < wl {
-			if !h.stepConsumed() {
-				return
-			}
-			continue
-		}
-		fpdu := h.pend[:wl]
-		if p, ok := h.passedAt(seq); ok && p.wireLen == wl {
+		if p, ok := h.passedAt(seq); ok && p.wireLen == wl && len(h.pend) >= wl {
 			// Passed out of order already: the in-order point passes it now.
 			delete(h.passed, seq)
 			h.advance(wl)
@@ -722,7 +796,21 @@ func (h *half) runFPDUs() {
 			}
 			continue
 		}
-		ulpdu, code, err := h.check(seq, fpdu)
+		if wl > 0 {
+			// A marker error shows as soon as the header is read.
+			if err := h.markerDisagrees(seq, wl); err != nil {
+				h.fail(CodeMarker, lseq, err)
+				return
+			}
+		}
+		if wl == 0 || len(h.pend) < wl {
+			if !h.stepConsumed() {
+				return
+			}
+			continue
+		}
+		fpdu := h.pend[:wl]
+		ulpdu, form, code, err := h.check(seq, fpdu)
 		if err == nil {
 			// A marker found earlier pointed at an FPDU start inside this one:
 			// marker and ULPDU_Length disagree (section 8, code 3).
@@ -746,6 +834,7 @@ func (h *half) runFPDUs() {
 			}
 			return
 		}
+		h.countForm(form)
 		hdr, ok := h.pass(lseq, ulpdu)
 		if h.rtrPending {
 			h.rtrPending, h.peer.rtrWait = false, false
@@ -851,6 +940,7 @@ func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
 		seq, lseq uint32
 		ulpdu     []byte
 		wl        int
+		form      mpa.PtrForm
 	}
 	var list []found
 	for s := start; before(s, limit); {
@@ -859,11 +949,11 @@ func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
 		if wl == 0 || wl > len(b) {
 			break
 		}
-		ulpdu, _, err := h.check(s, b[:wl])
+		ulpdu, form, _, err := h.check(s, b[:wl])
 		if err != nil {
 			break // not passed now; in order it will be checked and reported
 		}
-		list = append(list, found{s, lseq, append([]byte(nil), ulpdu...), wl})
+		list = append(list, found{s, lseq, append([]byte(nil), ulpdu...), wl, form})
 		s += uint32(wl)
 		if s == limit && exact {
 			exact = false
@@ -876,6 +966,7 @@ func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
 		if _, ok := h.passed[f.seq]; ok {
 			continue
 		}
+		h.countForm(f.form)
 		hdr, ok := h.pass(f.lseq, f.ulpdu)
 		h.passed[f.seq] = passedFPDU{wireLen: f.wl, ok: ok, hdr: hdr, lengthSq: f.lseq}
 	}
