@@ -8,9 +8,9 @@ import (
 	"os"
 	"sort"
 
-	"github.com/mparx/mparx/cosim/cyclemodel"
 	"github.com/mparx/mparx/cosim/rxlock"
 	"github.com/mparx/mparx/cosim/rxtop"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/learn"
@@ -35,7 +35,7 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 	if err != nil {
 		return res, err
 	}
-	lock, err := rxlock.Run(v, rxlock.Options{Width: width, Pattern: cyclemodel.NoStall, Seed: 1})
+	lock, err := rxlock.Run(v, rxlock.Options{Width: width, Pattern: cycle.NoStall, Seed: 1})
 	res.cycles, res.beats = lock.Cycles, lock.Beats
 	return res, err
 }

@@ -116,7 +116,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 			"decides, reports and places every frame as the model does (HW FRAMES: frames the hardware takes,\n"+
 			"TO SW: frames it hands to software, HOST WRITES: its writes to host memory, every octet checked)\n"+
 			"and hardware and software together report what the golden receiver does; and when the RTL and the\n"+
-			"cycle model (cosim/cyclemodel, docs/design.md section 5) agree on every output in every cycle with the\n"+
+			"cycle model (golden/cycle, docs/design.md section 5) agree on every output in every cycle with the\n"+
 			"frames back to back and random idle cycles (CYCLES; UTIL = input beats accepted per cycle). A\n"+
 			"lockstep mismatch names the cycle and signal and leaves an FST waveform.\n", *width)
 	} else {

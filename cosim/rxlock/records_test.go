@@ -7,12 +7,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/cyclemodel"
 	"github.com/mparx/mparx/cosim/mparxwalk"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-// cyclemodel.Records (the model's count of walker records, one E1 cycle
+// cycle.Records (the model's count of walker records, one E1 cycle
 // each) agrees with mparxwalk.Expect, the walker's reference that its
 // co-simulation checks, on every frame of every vector, at every width,
 // with markers on (at the frame's own sequence number and off the grid)
@@ -25,7 +25,7 @@ func TestRecordsMatchWalker(t *testing.T) {
 		v, err := vector.Load(d)
 		require.NoError(t, err)
 		for _, f := range v.Frames {
-			fl := cyclemodel.ParseFields(f.Data)
+			fl := cycle.ParseFields(f.Data)
 			if !fl.Defined || fl.PayLen == 0 {
 				continue
 			}
@@ -34,7 +34,7 @@ func TestRecordsMatchWalker(t *testing.T) {
 				beats := (len(f.Data) + lanes - 1) / lanes
 				raw := make([]byte, beats*lanes)
 				copy(raw, f.Data)
-				for _, p := range []cyclemodel.WalkParams{{}, {Markers: true, SeqStart: fl.Seq - 1024}, {Markers: true, SeqStart: fl.Seq - 7}} {
+				for _, p := range []cycle.WalkParams{{}, {Markers: true, SeqStart: fl.Seq - 1024}, {Markers: true, SeqStart: fl.Seq - 7}} {
 					// The word view: word k holds frame octets 4k-2 .. 4k+1.
 					words := make([]uint32, (len(raw)+2)/4)
 					for k := range words {
@@ -50,7 +50,7 @@ func TestRecordsMatchWalker(t *testing.T) {
 					npay := min((fl.PayLen+3)/4, (len(raw)-fl.PayOff)/4)
 					recs, _ := mparxwalk.Expect(mparxwalk.Frame{Words: words, P0: p0, NPay: npay, SegSeq: fl.Seq,
 						SeqStart: p.SeqStart, Markers: p.Markers})
-					got := cyclemodel.Records(raw, fl, p, beats, lanes)
+					got := cycle.Records(raw, fl, p, beats, lanes)
 					require.Equal(t, len(recs), got, "%s width %d params %+v", v.Setup.Name, width, p)
 					n++
 					nrec += got

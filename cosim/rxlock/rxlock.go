@@ -1,10 +1,10 @@
 // Package rxlock runs rtl/mpa_rx.v and the Go cycle model of its
-// cycle-timing contract (cosim/cyclemodel, docs/design.md section 5) in
+// cycle-timing contract (golden/cycle, docs/design.md section 5) in
 // cosim.Lockstep on conformance vectors: frames back to back with random
 // idle cycles, random backpressure on m_evt, m_exc_axis and m_host, every
 // output compared every cycle. Software is played by golden/fastpath's
 // System; its configuration writes go to the RTL's and the model's cfg
-// port. The bench (cyclemodel.Bench) checks what the RTL sent against the
+// port. The bench (cycle.Bench) checks what the RTL sent against the
 // functional model and the union of hardware and software against the
 // golden receiver.
 //
@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/mparx/mparx/cosim"
-	"github.com/mparx/mparx/cosim/cyclemodel"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -97,8 +97,8 @@ func lookup(l *cosim.Layout) (ports, error) {
 }
 
 // inputs decodes a cycle's input record.
-func (p *ports) inputs(rec []uint64, lanes int) cyclemodel.In {
-	in := cyclemodel.In{
+func (p *ports) inputs(rec []uint64, lanes int) cycle.In {
+	in := cycle.In{
 		Valid:    p.tvalid.Bit(rec),
 		Data:     p.tdata.AppendBytes(make([]byte, 0, lanes), rec),
 		Keep:     p.tkeep.Get(rec),
@@ -120,11 +120,11 @@ func (p *ports) inputs(rec []uint64, lanes int) cyclemodel.In {
 }
 
 // outputs decodes a cycle's output record.
-func (p *ports) outputs(rec []uint64, lanes int) cyclemodel.Out {
-	out := cyclemodel.Out{
+func (p *ports) outputs(rec []uint64, lanes int) cycle.Out {
+	out := cycle.Out{
 		Ready:    p.tready.Bit(rec),
 		EvtValid: p.evalid.Bit(rec),
-		Evt:      cyclemodel.Word{p.edata.Slice(rec)[0], p.edata.Slice(rec)[1]},
+		Evt:      cycle.Word{p.edata.Slice(rec)[0], p.edata.Slice(rec)[1]},
 		ExcValid: p.xvalid.Bit(rec),
 		ExcData:  p.xdata.AppendBytes(make([]byte, 0, lanes), rec),
 		ExcKeep:  p.xkeep.Get(rec),
@@ -142,7 +142,7 @@ func (p *ports) outputs(rec []uint64, lanes int) cyclemodel.Out {
 }
 
 // setOutputs writes the model's outputs into an output record.
-func (p *ports) setOutputs(rec []uint64, o cyclemodel.Out) {
+func (p *ports) setOutputs(rec []uint64, o cycle.Out) {
 	p.tready.SetBool(rec, o.Ready)
 	p.evalid.SetBool(rec, o.EvtValid)
 	copy(p.edata.Slice(rec), o.Evt[:])
@@ -167,10 +167,10 @@ func (p *ports) setOutputs(rec []uint64, o cyclemodel.Out) {
 // adapter runs the cycle model on cosim cycle records and keeps, per cycle
 // of the current batch, the outputs compared outside Lockstep (masked).
 type adapter struct {
-	m     *cyclemodel.Model
+	m     *cycle.Model
 	p     *ports
 	lanes int
-	outs  []cyclemodel.Out
+	outs  []cycle.Out
 }
 
 func (a *adapter) Step(in, out []uint64) {
@@ -179,7 +179,7 @@ func (a *adapter) Step(in, out []uint64) {
 	a.outs = append(a.outs, o)
 }
 
-// RTL is the device under test for cyclemodel.Bench: an mpa_rx instance
+// RTL is the device under test for cycle.Bench: an mpa_rx instance
 // in lockstep with the cycle model.
 type RTL struct {
 	Vector string
@@ -188,18 +188,18 @@ type RTL struct {
 	src    *cosim.Source
 	p      ports
 	a      *adapter
-	bench  *cyclemodel.Bench
+	bench  *cycle.Bench
 	lanes  int
 	in     []uint64
 	words  []uint64
 }
 
 // Open opens an mpa_rx variant, resets it and pairs it with a fresh model.
-func Open(width int, v *vector.Vector, bench *cyclemodel.Bench, opts ...cosim.Option) (*RTL, error) {
+func Open(width int, v *vector.Vector, bench *cycle.Bench, opts ...cosim.Option) (*RTL, error) {
 	return open(width, v, bench, nil, opts...)
 }
 
-func open(width int, v *vector.Vector, bench *cyclemodel.Bench, adjust func(*cyclemodel.Config), opts ...cosim.Option) (*RTL, error) {
+func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Config), opts ...cosim.Option) (*RTL, error) {
 	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
 	if err != nil {
 		return nil, err
@@ -215,12 +215,12 @@ func open(width int, v *vector.Vector, bench *cyclemodel.Bench, adjust func(*cyc
 		return nil, err
 	}
 	sim.Reset(4)
-	cfg := cyclemodel.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion,
+	cfg := cycle.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion,
 		RQDepth: RQDepth}
 	if adjust != nil {
 		adjust(&cfg)
 	}
-	m := cyclemodel.New(cfg)
+	m := cycle.New(cfg)
 	r := &RTL{Vector: v.Setup.Name, sim: sim, src: src, p: p, bench: bench, lanes: width / 8, in: sim.NewIn(batch)}
 	r.a = &adapter{m: m, p: &r.p, lanes: r.lanes}
 	ignore := []cosim.LockstepOption{
@@ -250,7 +250,7 @@ func open(width int, v *vector.Vector, bench *cyclemodel.Bench, adjust func(*cyc
 func (r *RTL) HasHostPort() bool { return r.p.hasHost }
 
 // Model returns the cycle model.
-func (r *RTL) Model() *cyclemodel.Model { return r.a.m }
+func (r *RTL) Model() *cycle.Model { return r.a.m }
 
 // Close releases the simulation.
 func (r *RTL) Close() error { return r.sim.Close() }
@@ -261,7 +261,7 @@ func (r *RTL) TracePath() string { return r.sim.TracePath() }
 // Push queues a frame on the harness source.
 func (r *RTL) Push(frame []byte, gap int, fcsBad bool) {
 	dw := r.p.tdata.Words
-	for _, bt := range cyclemodel.Beats(frame, r.lanes, gap, fcsBad) {
+	for _, bt := range cycle.Beats(frame, r.lanes, gap, fcsBad) {
 		clear(r.words)
 		for i, c := range bt.Data {
 			r.words[i/8] |= uint64(c) << (8 * (i % 8))
@@ -322,7 +322,7 @@ func (r *RTL) step(n int) error {
 				if (out.Evt[i]^mo.Evt[i])&mo.EvtMask[i] != 0 {
 					return &Mismatch{Vector: r.Vector, Cycle: start + uint64(c), Signal: "m_evt_tdata",
 						Detail: fmt.Sprintf("rtl %016x%016x (%v), model %016x%016x (%v), mask %016x%016x",
-							out.Evt[1], out.Evt[0], cyclemodel.Decode(out.Evt), mo.Evt[1], mo.Evt[0], cyclemodel.Decode(mo.Evt), mo.EvtMask[1], mo.EvtMask[0]),
+							out.Evt[1], out.Evt[0], cycle.Decode(out.Evt), mo.Evt[1], mo.Evt[0], cycle.Decode(mo.Evt), mo.EvtMask[1], mo.EvtMask[0]),
 						Trace: r.sim.TracePath()}
 				}
 			}
@@ -374,8 +374,8 @@ func (r *RTL) Run(n int) error {
 }
 
 // Config makes one configuration write.
-func (r *RTL) Config(op, index int, d cyclemodel.CfgData) error {
-	if op != cyclemodel.OpContext && !r.p.hasOp {
+func (r *RTL) Config(op, index int, d cycle.CfgData) error {
+	if op != cycle.OpContext && !r.p.hasOp {
 		return nil // this RTL has no DDP tables yet
 	}
 	for n := 0; n < 1000; n++ {
@@ -394,7 +394,7 @@ func (r *RTL) Config(op, index int, d cyclemodel.CfgData) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: cfg_ready low for 1000 cycles", cyclemodel.ErrStuck)
+	return fmt.Errorf("%w: cfg_ready low for 1000 cycles", cycle.ErrStuck)
 }
 
 // Idle reports that no beat is queued and the model holds no frame.
@@ -409,7 +409,7 @@ func (r *RTL) Beats() uint64 { return r.src.Accepted() }
 // Options of a lockstep run.
 type Options struct {
 	Width   int
-	Pattern cyclemodel.Pattern
+	Pattern cycle.Pattern
 	Seed    uint64
 	// TraceDir receives the waveform of a failing run (it is run again with
 	// tracing from a little before the mismatch); "" picks
@@ -417,19 +417,19 @@ type Options struct {
 	TraceDir string
 	// Model, when set, adjusts the model's configuration (tests of the
 	// lockstep itself).
-	Model func(*cyclemodel.Config)
+	Model func(*cycle.Config)
 }
 
 // Bench returns the bench of a run.
-func (o Options) Bench() *cyclemodel.Bench {
-	return cyclemodel.NewBench(cyclemodel.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
-		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1}, cyclemodel.NewReady(o.Pattern, o.Seed))
+func (o Options) Bench() *cycle.Bench {
+	return cycle.NewBench(cycle.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
+		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1}, cycle.NewReady(o.Pattern, o.Seed))
 }
 
 // Run runs vector v through the RTL and the model in lockstep. On a
 // mismatch it runs the vector again with an FST waveform from a little
 // before the mismatch and returns the *Mismatch with the file's path.
-func Run(v *vector.Vector, o Options) (cyclemodel.Report, error) {
+func Run(v *vector.Vector, o Options) (cycle.Report, error) {
 	rep, err := run(v, o)
 	var mm *Mismatch
 	if err == nil || !errors.As(err, &mm) || mm.Known != "" {
@@ -460,11 +460,11 @@ func Run(v *vector.Vector, o Options) (cyclemodel.Report, error) {
 	return rep, mm
 }
 
-func run(v *vector.Vector, o Options, opts ...cosim.Option) (cyclemodel.Report, error) {
+func run(v *vector.Vector, o Options, opts ...cosim.Option) (cycle.Report, error) {
 	b := o.Bench()
 	r, err := open(o.Width, v, b, o.Model, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
 	if err != nil {
-		return cyclemodel.Report{Vector: v.Setup.Name}, err
+		return cycle.Report{Vector: v.Setup.Name}, err
 	}
 	defer r.Close()
 	rep, err := b.Run(v, r)
@@ -483,7 +483,7 @@ func run(v *vector.Vector, o Options, opts ...cosim.Option) (cyclemodel.Report, 
 // reported and open: Match recognises its mismatch.
 type KnownIssue struct {
 	Name  string
-	Match func(mm *Mismatch, m *cyclemodel.Model) bool
+	Match func(mm *Mismatch, m *cycle.Model) bool
 }
 
 // KnownIssues are the open disagreements. The lockstep test counts the runs

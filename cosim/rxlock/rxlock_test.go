@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/cyclemodel"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -46,10 +46,10 @@ func TestLockstep(t *testing.T) {
 			t.Run(fmt.Sprintf("w%d/%s", width, p), func(t *testing.T) {
 				var cycles, beats uint64
 				var frames int
-				var st cyclemodel.Stats
+				var st cycle.Stats
 				start := time.Now()
 				for i, v := range vs {
-					rep, err := Run(v, Options{Width: width, Pattern: cyclemodel.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
+					rep, err := Run(v, Options{Width: width, Pattern: cycle.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
 					var mm *Mismatch
 					if errors.As(err, &mm) && mm.Known != "" {
 						t.Logf("%s: known issue %q at cycle %d (%s rtl %s model %s); the rest of this run is not checked",
@@ -85,8 +85,8 @@ func TestMismatchReport(t *testing.T) {
 	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned-one-per-segment"))
 	require.NoError(t, err)
 	dir := t.TempDir()
-	_, err = Run(v, Options{Width: 64, Pattern: cyclemodel.NoStall, Seed: 1, TraceDir: dir,
-		Model: func(c *cyclemodel.Config) { c.LWalk = cyclemodel.LWalk(64) + 1 }})
+	_, err = Run(v, Options{Width: 64, Pattern: cycle.NoStall, Seed: 1, TraceDir: dir,
+		Model: func(c *cycle.Config) { c.LWalk = cycle.LWalk(64) + 1 }})
 	var mm *Mismatch
 	require.ErrorAs(t, err, &mm)
 	require.Equal(t, "aligned-one-per-segment", mm.Vector)

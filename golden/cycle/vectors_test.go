@@ -1,4 +1,4 @@
-package cyclemodel
+package cycle
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package cyclemodel
+package cycle
 
 import (
 	"bytes"
@@ -173,7 +173,7 @@ type expect struct {
 }
 
 // ErrStuck is returned when the DUT does not become idle.
-var ErrStuck = errors.New("cyclemodel: receiver not idle")
+var ErrStuck = errors.New("cycle: receiver not idle")
 
 func (b *Bench) drain(d DUT) error {
 	for n := 0; !d.Idle(); n += 256 {

@@ -1,4 +1,4 @@
-// Package cyclemodel is the Go cycle model of mpa_rx, the flow-through
+// Package cycle is the Go cycle model of mpa_rx, the flow-through
 // receiver: docs/design.md section 5 (the cycle-timing contract) on top of
 // golden/fastpath (the functional model of the hardware's per-frame
 // choices, its context table and its DDP tables). It knows the RTL only
@@ -59,7 +59,7 @@
 // the end of its E1 (the model checks a frame's DDP headers at its
 // verdict), two contexts with one DDP stream, receive buffers posted out
 // of MSN order.
-package cyclemodel
+package cycle
 
 import (
 	"cmp"
@@ -292,7 +292,7 @@ func (m *Model) Inflight() int { return m.inflight }
 
 func (m *Model) fail(format string, args ...any) {
 	if m.Err == nil {
-		m.Err = fmt.Errorf("cyclemodel: cycle %d: %s", m.cycle, fmt.Sprintf(format, args...))
+		m.Err = fmt.Errorf("cycle: cycle %d: %s", m.cycle, fmt.Sprintf(format, args...))
 	}
 }
 
