@@ -104,16 +104,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 		recs = append(recs, vector.BufferRecords(&v.Setup, contents, len(v.Frames))...)
 	}
 	if jsonOut {
-		b, err := vector.EncodeRecords(recs)
-		if err == nil {
-			_, err = stdout.Write(b)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "mparx: %v\n", err)
-			return 2
-		}
-		writeNotes(stderr, notes, true)
-		return 0
+		return writeJSON(stdout, stderr, recs, notes)
 	}
 	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	writeNotes(stdout, append(notes, unionNote(evs)), false)

@@ -149,19 +149,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *jsonOut {
-		b, err := vector.EncodeRecords(recs)
-		if err == nil {
-			_, err = stdout.Write(b)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "mparx: %v\n", err)
-			return 2
-		}
-		writeNotes(stderr, notes, true)
-		return 0
+		return writeJSON(stdout, stderr, recs, notes)
 	}
 	writeTable(stdout, r, nil)
 	writeNotes(stdout, notes, false)
+	return 0
+}
+
+// writeJSON prints the records in the expected.jsonl format on stdout and
+// the summary's notes on stderr (so that stdout stays that format); it
+// returns the exit status.
+func writeJSON(stdout, stderr io.Writer, recs []vector.Record, notes []string) int {
+	b, err := vector.EncodeRecords(recs)
+	if err == nil {
+		_, err = stdout.Write(b)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mparx: %v\n", err)
+		return 2
+	}
+	writeNotes(stderr, notes, true)
 	return 0
 }
 
