@@ -509,9 +509,6 @@ func (a *analyzer) eval(b Bit) error {
 	switch d := a.driver[b]; {
 	case d >= 0:
 		ar := &a.arcs[d]
-		if ar.floor {
-			a.arr[clReg][b] = score{ar.weight, ar.pass}
-		}
 		for k, in := range ar.ins {
 			if in.bit.IsConst() {
 				continue
@@ -530,6 +527,12 @@ func (a *analyzer) eval(b Bit) error {
 					a.pred[cl][b] = int32(k)
 				}
 			}
+		}
+		// the contents of a LUT RAM or SRL are registers: a read starts a
+		// path (a tie goes to the address's path, which says more)
+		if s := (score{ar.weight, ar.pass}); ar.floor && a.arr[clReg][b].less(s) {
+			a.arr[clReg][b] = s
+			a.pred[clReg][b] = -1
 		}
 	case a.start[b] > 0:
 		a.arr[clReg][b] = score{}
@@ -638,8 +641,15 @@ func (a *analyzer) trace(ei, cl int) Path {
 				Src: attrString(c.Attributes, "src")}
 			p.Start = a.bitName(b)
 		case x < 0:
-			st = Step{Cell: a.ports[-x-1], Type: "port", Net: a.bitName(b)}
-			p.Start = "port " + a.bitName(b)
+			name := a.ports[-x-1]
+			bits := a.mod.Ports[name].Bits
+			for i, pb := range bits {
+				if pb == b && len(bits) > 1 {
+					name = fmt.Sprintf("%s[%d]", name, i)
+				}
+			}
+			st = Step{Cell: a.ports[-x-1], Type: "port", Out: name, Net: a.bitName(b)}
+			p.Start = "port " + name
 		default:
 			st = Step{Cell: "(undriven)", Net: a.bitName(b)}
 			p.Start = "undriven " + a.bitName(b)
