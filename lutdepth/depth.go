@@ -588,7 +588,16 @@ func (a *analyzer) endGroup(e endpoint) string {
 			return "reg " + busName(a.bitName(q[0]))
 		}
 	}
-	return spec.kind.String() + " " + busName(a.names[e.cell])
+	name := a.names[e.cell]
+	if strings.HasPrefix(name, "$") { // a generated name: the net it drives or its RTL line says more
+		c := a.cells[e.cell]
+		if q := c.Connections["Q"]; len(q) == 1 && !q[0].IsConst() && !strings.HasPrefix(a.bitName(q[0]), "$") {
+			name = a.bitName(q[0])
+		} else if x := shortSrc(attrString(c.Attributes, "src")); x != "" {
+			name = x
+		}
+	}
+	return spec.kind.String() + " " + busName(name)
 }
 
 func busName(s string) string {
