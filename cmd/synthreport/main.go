@@ -57,7 +57,7 @@ func main() {
 type depthResult struct {
 	Counts struct {
 		LUT, FF, Carry, MuxF, LUTRAM, SRL, BRAM, DSP int
-		ByType                                     map[string]int `json:"by_type"`
+		ByType                                       map[string]int `json:"by_type"`
 	} `json:"counts"`
 	Levels int `json:"levels"`
 	Path   struct {
