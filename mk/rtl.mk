@@ -422,23 +422,28 @@ $(DEPTH_DIR)/$(1)_w$(2).params: rtl-force
 	@echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2)) | $(DEPTH_MEM_KB) $(DEPTH_TIMEOUT)' | cmp -s - $$@ || \
 		echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2)) | $(DEPTH_MEM_KB) $(DEPTH_TIMEOUT)' > $$@
 
-# the netlist stays in $(DEPTH_DIR)/$(1)_w$(2).json for more lutdepth runs
-$(DEPTH_DIR)/$(1)_w$(2).result: $(MPA_RX_SRCS) $(DEPTH_DIR)/$(1)_w$(2).params $(LUTDEPTH)
+# the netlist stays in $(DEPTH_DIR)/$(1)_w$(2).json for more lutdepth runs;
+# .synth marks the Yosys run done (netlist or .fail), .result the analysis
+$(DEPTH_DIR)/$(1)_w$(2).synth: $(MPA_RX_SRCS) $(DEPTH_DIR)/$(1)_w$(2).params
 	@echo "synth_xilinx -flatten $(1) $(call DEPTH_PARAMS_$(1),$(2))"
-	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.fail $$$$b.depth.json $$$$b.depth.txt $$$$b.json; \
+	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.fail $$$$b.json; \
 	 t0=$$$$(date +%s.%N); \
 	 ( ulimit -v $(DEPTH_MEM_KB); exec timeout $(DEPTH_TIMEOUT) $(DEPTH_NICE) $(YOSYS) -q -l $$$$b.yosys.log \
 		-p "read_verilog $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(call DEPTH_PARAMS_$(1),$(2))) $(1); \
 		synth_xilinx -flatten -top $(1); write_json $$$$b.json.tmp" ) >/dev/null 2>$$$$b.yosys.err; rc=$$$$?; \
 	 echo "$$$$t0 $$$$(date +%s.%N)" | awk '{ printf "%.1f\n", $$$$2 - $$$$1 }' > $$$$b.wall; \
 	 if [ $$$$rc -eq 0 ]; then mv $$$$b.json.tmp $$$$b.json; \
-		$(LUTDEPTH) -worst 12 -json $$$$b.depth.json $$$$b.json > $$$$b.depth.txt; \
 	 else rm -f $$$$b.json.tmp; \
 		if [ $$$$rc -eq 124 ]; then echo "Yosys timed out after $(DEPTH_TIMEOUT) s" > $$$$b.fail; \
 		elif grep -qi 'memory\|bad_alloc' $$$$b.yosys.err $$$$b.yosys.log 2>/dev/null; then \
 			echo "Yosys ran out of memory (limit $(DEPTH_MEM_KB) KB)" > $$$$b.fail; \
 		else echo "Yosys failed (exit $$$$rc): $$$$(tail -1 $$$$b.yosys.err)" > $$$$b.fail; fi; \
 		echo "  $(1) at $(2) bits: $$$$(cat $$$$b.fail)"; fi
+	@touch $$@
+
+$(DEPTH_DIR)/$(1)_w$(2).result: $(DEPTH_DIR)/$(1)_w$(2).synth $(LUTDEPTH)
+	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.depth.json $$$$b.depth.txt; \
+	 if [ -f $$$$b.json ]; then $(LUTDEPTH) -worst 12 -json $$$$b.depth.json $$$$b.json > $$$$b.depth.txt; fi
 	@touch $$@
 endef
 
@@ -462,3 +467,8 @@ synth-fast: $(FAST_OUTS) $(SYNTHREPORT)
 
 synth-levels: $(FULL_OUTS) $(SYNTHREPORT)
 	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(DEPTH_BLOCKS)" -widths "$(DEPTH_WIDTHS)" | tee $(SYNTH_DIR)/levels.txt
+
+# lutdepth against Yosys ltp on every netlist synth-fast / synth-levels left
+.PHONY: synth-ltpcheck
+synth-ltpcheck: $(LUTDEPTH)
+	@sh scripts/synth/ltpcheck.sh $(DEPTH_DIR) $(LUTDEPTH) $(YOSYS)
