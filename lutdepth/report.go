@@ -89,15 +89,16 @@ func shortName(s string) string {
 	return "$..." + s[len(s)-20:]
 }
 
-// shortSrc keeps the first location of a Yosys src attribute that is not
-// in Yosys's own techmap files ("a.v:12.3-12.9|b.v:4" -> "a.v:12").
+// shortSrc keeps the last location of a Yosys src attribute that is not
+// in Yosys's own techmap files: after flattening the list goes from the
+// instance to the cell's own line ("top.v:12.3-12.9|blk.v:4.1-4.9" ->
+// "blk.v:4").
 func shortSrc(s string) string {
 	parts := strings.Split(s, "|")
 	s = ""
-	for _, p := range parts {
+	for _, p := range parts { // the innermost RTL location: the last one
 		if p != "" && !strings.Contains(p, "/share/yosys/") {
 			s = p
-			break
 		}
 	}
 	if i := strings.LastIndexByte(s, ':'); i >= 0 {
