@@ -195,7 +195,7 @@ const nsPerLevelLo, nsPerLevelHi = 0.4, 0.6
 func write(w io.Writer, rows []row) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
-	p("| block | width | LUT | FF | BRAM18 | LUTRAM+SRL | LUT levels | path class | carry on path | HX8K MHz | HX8K Gb/s | 7-series est. MHz | 7-series est. Gb/s | issue 12 before: levels / HX8K | Yosys s (MB) |\n")
+	p("| block | width | LUT | FF | BRAM18 | LUTRAM+SRL | LUT levels | path class | carry on path | HX8K MHz | HX8K Gb/s | 7-series est. MHz | 7-series est. Gb/s | issue 12 before: levels / HX8K | Yosys wall / CPU s (MB) |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		q := quoted[r.block]
@@ -211,7 +211,7 @@ func write(w io.Writer, rows []row) error {
 		}
 		ys := "-"
 		if r.cpu > 0 || r.wall > 0 {
-			ys = fmt.Sprintf("%.0f (%.0f)", r.wall, r.memMB)
+			ys = fmt.Sprintf("%.0f / %.0f (%.0f)", r.wall, r.cpu, r.memMB)
 		}
 		if r.depth == nil {
 			p("| %s | %d | %s | | | | | | | | | | | %s | %s |\n", r.block, r.width, "not run: "+r.fail, issue, ys)
