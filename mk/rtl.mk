@@ -203,7 +203,11 @@ endef
 SYNTH_OUTS :=
 $(foreach b,$(SYNTH_BLOCKS),$(foreach w,$(SYNTH_WIDTHS),$(eval $(call synth_rules,$(b),$(w)))))
 
-synth: $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
+# `make synth`: the LUT-level table first (section "LUT levels" at the end
+# of this file), then the crc32c table and the receiver's iCE40 and memory
+# tables.
+synth: $(SYNTH_DIR)/levels.txt $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
+	@cat $(SYNTH_DIR)/levels.txt; echo
 	@sh scripts/synth/report.sh $(SYNTH_DIR) "$(SYNTH_WIDTHS)"
 	@echo; cat $(SYNTH_DIR)/mpa_rx.txt
 
@@ -374,14 +378,17 @@ bench-cosim: $(SIM_LIBS)
 # issue 12's figures beside it. `make synth-fast`: the blocks at 64 bits
 # (about 5 minutes on a quiet core); `make synth` adds 128, 256 and 512 bits
 # and the whole receiver.
-# A Yosys run that exceeds DEPTH_MEM_KB of memory or DEPTH_TIMEOUT seconds
-# is a result (the table says so), not a build error.
+# A Yosys run that exceeds DEPTH_MEM_KB of memory, DEPTH_CPU seconds of CPU
+# or DEPTH_TIMEOUT seconds of wall time is a result (the table says so),
+# not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make
+# on top of it, or it starves on a shared machine.
 DEPTH_DIR     := $(SYNTH_DIR)/depth
 DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx
 FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c
 DEPTH_WIDTHS  ?= 64 128 256 512
 DEPTH_MEM_KB  ?= 12000000
-DEPTH_TIMEOUT ?= 3600
+DEPTH_CPU     ?= 5400
+DEPTH_TIMEOUT ?= 14400
 DEPTH_NICE    ?= nice -n 10
 LUTDEPTH      := $(RTL_BUILD)/lutdepth
 SYNTHREPORT   := $(RTL_BUILD)/synthreport
@@ -419,8 +426,8 @@ DEPTH_OUTS_$(2) += $(DEPTH_DIR)/$(1)_w$(2).result
 
 $(DEPTH_DIR)/$(1)_w$(2).params: rtl-force
 	@mkdir -p $$(@D)
-	@echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2)) | $(DEPTH_MEM_KB) $(DEPTH_TIMEOUT)' | cmp -s - $$@ || \
-		echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2)) | $(DEPTH_MEM_KB) $(DEPTH_TIMEOUT)' > $$@
+	@echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' | cmp -s - $$@ || \
+		echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' > $$@
 
 # the netlist stays in $(DEPTH_DIR)/$(1)_w$(2).json for more lutdepth runs;
 # .synth marks the Yosys run done (netlist or .fail), .result the analysis
@@ -428,13 +435,14 @@ $(DEPTH_DIR)/$(1)_w$(2).synth: $(MPA_RX_SRCS) $(DEPTH_DIR)/$(1)_w$(2).params
 	@echo "synth_xilinx -flatten $(1) $(call DEPTH_PARAMS_$(1),$(2))"
 	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.fail $$$$b.json; \
 	 t0=$$$$(date +%s.%N); \
-	 ( ulimit -v $(DEPTH_MEM_KB); exec timeout $(DEPTH_TIMEOUT) $(DEPTH_NICE) $(YOSYS) -q -l $$$$b.yosys.log \
+	 ( ulimit -v $(DEPTH_MEM_KB); ulimit -t $(DEPTH_CPU); exec timeout $(DEPTH_TIMEOUT) $(DEPTH_NICE) $(YOSYS) -q -l $$$$b.yosys.log \
 		-p "read_verilog $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(call DEPTH_PARAMS_$(1),$(2))) $(1); \
 		synth_xilinx -flatten -top $(1); write_json $$$$b.json.tmp" ) >/dev/null 2>$$$$b.yosys.err; rc=$$$$?; \
 	 echo "$$$$t0 $$$$(date +%s.%N)" | awk '{ printf "%.1f\n", $$$$2 - $$$$1 }' > $$$$b.wall; \
 	 if [ $$$$rc -eq 0 ]; then mv $$$$b.json.tmp $$$$b.json; \
 	 else rm -f $$$$b.json.tmp; \
-		if [ $$$$rc -eq 124 ]; then echo "Yosys timed out after $(DEPTH_TIMEOUT) s" > $$$$b.fail; \
+		if [ $$$$rc -eq 124 ]; then echo "Yosys timed out after $(DEPTH_TIMEOUT) s (wall)" > $$$$b.fail; \
+		elif [ $$$$rc -eq 152 ] || [ $$$$rc -eq 137 ]; then echo "Yosys stopped at the CPU limit, $(DEPTH_CPU) s" > $$$$b.fail; \
 		elif grep -qi 'memory\|bad_alloc' $$$$b.yosys.err $$$$b.yosys.log 2>/dev/null; then \
 			echo "Yosys ran out of memory (limit $(DEPTH_MEM_KB) KB)" > $$$$b.fail; \
 		else echo "Yosys failed (exit $$$$rc): $$$$(tail -1 $$$$b.yosys.err)" > $$$$b.fail; fi; \
@@ -458,15 +466,24 @@ endef
 $(foreach b,$(DEPTH_BLOCKS),$(eval $(call depth_pnr_rule,$(b))))
 
 FAST_OUTS := $(foreach b,$(FAST_BLOCKS),$(DEPTH_DIR)/$(b)_w64.result $(DEPTH_DIR)/$(b)_w64.pnr.txt)
-FULL_OUTS := $(foreach w,$(DEPTH_WIDTHS),$(DEPTH_OUTS_$(w))) \
+# the longest runs first, so that make -j2 starts them early
+DEPTH_ALL := $(foreach w,$(DEPTH_WIDTHS),$(DEPTH_OUTS_$(w)))
+DEPTH_LONG := $(filter %/mpa_rx_w512.result,$(DEPTH_ALL))
+FULL_OUTS := $(DEPTH_LONG) $(filter-out $(DEPTH_LONG),$(DEPTH_ALL)) \
 	$(foreach b,$(DEPTH_BLOCKS),$(DEPTH_DIR)/$(b)_w64.pnr.txt)
 
-.PHONY: synth-fast synth-levels
-synth-fast: $(FAST_OUTS) $(SYNTHREPORT)
-	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(FAST_BLOCKS)" -widths 64 | tee $(SYNTH_DIR)/levels-fast.txt
+$(SYNTH_DIR)/levels-fast.txt: $(FAST_OUTS) $(SYNTHREPORT)
+	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(FAST_BLOCKS)" -widths 64 > $@.tmp && mv $@.tmp $@
 
-synth-levels: $(FULL_OUTS) $(SYNTHREPORT)
-	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(DEPTH_BLOCKS)" -widths "$(DEPTH_WIDTHS)" | tee $(SYNTH_DIR)/levels.txt
+$(SYNTH_DIR)/levels.txt: $(FULL_OUTS) $(SYNTHREPORT)
+	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(DEPTH_BLOCKS)" -widths "$(DEPTH_WIDTHS)" > $@.tmp && mv $@.tmp $@
+
+.PHONY: synth-fast synth-levels
+synth-fast: $(SYNTH_DIR)/levels-fast.txt
+	@cat $<
+
+synth-levels: $(SYNTH_DIR)/levels.txt
+	@cat $<
 
 # lutdepth against Yosys ltp on every netlist synth-fast / synth-levels left
 .PHONY: synth-ltpcheck
