@@ -597,7 +597,19 @@ func (a *analyzer) endGroup(e endpoint) string {
 			name = x
 		}
 	}
-	return spec.kind.String() + " " + busName(name)
+	return spec.kind.String() + " " + memName(busName(name))
+}
+
+// memName drops the numbers Yosys appends to the cells of one memory
+// ("msn_ram.0.10" -> "msn_ram").
+func memName(s string) string {
+	for {
+		i := strings.LastIndexByte(s, '.')
+		if i <= 0 || strings.Trim(s[i+1:], "0123456789") != "" || i == len(s)-1 {
+			return s
+		}
+		s = s[:i]
+	}
 }
 
 func busName(s string) string {
