@@ -192,6 +192,10 @@ var quoted = map[string]struct {
 // Per-level delay on a 7-series part, LUT and routing (TOOLING.md).
 const nsPerLevelLo, nsPerLevelHi = 0.4, 0.6
 
+// At this many levels or fewer the estimate is marked: the registers and
+// the clock network, which it leaves out, dominate.
+const fewLevels = 3
+
 func write(w io.Writer, rows []row) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
@@ -233,6 +237,10 @@ func write(w io.Writer, rows []row) error {
 			lo, hi := 1000/(nsPerLevelHi*float64(d.Levels)), 1000/(nsPerLevelLo*float64(d.Levels))
 			est = fmt.Sprintf("%.0f-%.0f", lo, hi)
 			estg = fmt.Sprintf("%.1f-%.1f", lo*float64(r.width)/1000, hi*float64(r.width)/1000)
+			if d.Levels <= fewLevels {
+				est += " *"
+				estg += " *"
+			}
 		}
 		p("| %s | %d | %d | %d | %d | %d | **%d** | %s->%s | %d | %s | %s | %s | %s | %s | %s |\n",
 			r.block, r.width, c.LUT, c.FF, bram, c.LUTRAM+c.SRL, d.Levels, d.Path.Class.From, d.Path.Class.To,
@@ -251,7 +259,9 @@ func write(w io.Writer, rows []row) error {
 	p("LUT levels: lutdepth on the synth_xilinx -flatten netlist (LUT, INV, LUT RAM/SRL read 1; CARRY4, MUXF7/8 0 but\n")
 	p("pass; FF, block RAM, DSP cut); the largest over register and port paths of the block alone. HX8K: nextpnr-ice40\n")
 	p("--hx8k --seed 1, post-route, the block in its pin shell. Line rate = MHz x width. The 7-series figures are an\n")
-	p("ESTIMATE from LUT levels at %.1f-%.1f ns per level (TOOLING.md), without clock-to-out, setup or carry chains.\n", nsPerLevelLo, nsPerLevelHi)
+	p("ESTIMATE from LUT levels at %.1f-%.1f ns per level (TOOLING.md), without clock-to-out, setup or carry chains:\n", nsPerLevelLo, nsPerLevelHi)
+	p("an upper bound (the anchors close 6 levels at 156-250 MHz, the formula says 278-417). * %d levels or fewer: the\n", fewLevels)
+	p("registers and the clock network dominate, the figure is not reachable.\n")
 	p("\n")
 	p("Quoted facts (issue 12 and TOOLING.md, measured with the same method and tools; not recomputed here):\n")
 	p("- verilog-ethernet, 64 bits, 156.25 MHz (10G) in silicon: axis_xgmii_rx_64 6 levels, HX8K 66.5 MHz;\n")
