@@ -376,8 +376,8 @@ bench-cosim: $(SIM_LIBS)
 # port path in LUT levels by cmd/lutdepth, the HX8K post-route fmax of the
 # 64-bit blocks from the rules above, and the table by cmd/synthreport with
 # issue 12's figures beside it. `make synth-fast`: the blocks at 64 bits
-# (about 5 minutes on a quiet core); `make synth` adds 128, 256 and 512 bits
-# and the whole receiver.
+# (about 4 minutes of CPU); `make synth-levels` (the first table of `make
+# synth`) adds 128, 256 and 512 bits and the whole receiver (about 20 more).
 # A Yosys run that exceeds DEPTH_MEM_KB of memory, DEPTH_CPU seconds of CPU
 # or DEPTH_TIMEOUT seconds of wall time is a result (the table says so),
 # not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make
@@ -442,7 +442,8 @@ $(DEPTH_DIR)/$(1)_w$(2).synth: $(MPA_RX_SRCS) $(DEPTH_DIR)/$(1)_w$(2).params
 	 if [ $$$$rc -eq 0 ]; then mv $$$$b.json.tmp $$$$b.json; \
 	 else rm -f $$$$b.json.tmp; \
 		if [ $$$$rc -eq 124 ]; then echo "Yosys timed out after $(DEPTH_TIMEOUT) s (wall)" > $$$$b.fail; \
-		elif [ $$$$rc -eq 152 ] || [ $$$$rc -eq 137 ]; then echo "Yosys stopped at the CPU limit, $(DEPTH_CPU) s" > $$$$b.fail; \
+		elif [ $$$$rc -eq 152 ]; then echo "Yosys stopped at the CPU limit, $(DEPTH_CPU) s" > $$$$b.fail; \
+		elif [ $$$$rc -eq 137 ]; then echo "Yosys killed (CPU hard limit $(DEPTH_CPU) s, or out of memory)" > $$$$b.fail; \
 		elif grep -qi 'memory\|bad_alloc' $$$$b.yosys.err $$$$b.yosys.log 2>/dev/null; then \
 			echo "Yosys ran out of memory (limit $(DEPTH_MEM_KB) KB)" > $$$$b.fail; \
 		else echo "Yosys failed (exit $$$$rc): $$$$(tail -1 $$$$b.yosys.err)" > $$$$b.fail; fi; \
