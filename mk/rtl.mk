@@ -432,7 +432,7 @@ DEPTH_PNR_mpa_rx_place = $(MPA_RX_DIR)/blk_mpa_rx_place.pnr.txt
 DEPTH_PNR_crc32c       = $(SYNTH_DIR)/crc32c_w64.pnr.txt
 DEPTH_PNR_mpa_rx       = $(MPA_RX_DIR)/pnr.txt
 
-$(LUTDEPTH): $(wildcard lutdepth/*.go cmd/lutdepth/*.go)
+$(LUTDEPTH): $(wildcard cmd/internal/lutdepth/*.go cmd/lutdepth/*.go)
 	@mkdir -p $(@D)
 	$(GO) build -o $@ ./cmd/lutdepth
 

@@ -22,7 +22,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mparx/mparx/lutdepth"
+	"github.com/mparx/mparx/cmd/internal/lutdepth"
 )
 
 func main() {
