@@ -147,24 +147,35 @@ end
 // the end of the payload (TO + n for a tagged FPDU, MO + n untagged; an
 // FPDU is out of bounds iff that end is beyond the buffer's length, which
 // covers both RFC 5041 tests TO > length and n > length - TO), the wrap of
-// TO + n - 1, and where the payload starts in the frame.
+// TO + n - 1, and where the payload starts in the frame (its first octet
+// that is not a marker's: a marker in the header or just after it moves it).
 wire [15:0] hlen = r_t ? 16'd14 : 16'd18;
-wire [16:0] n_w = {1'b0, rec_ulen} - {1'b0, hlen};         // [16]: ULPDU shorter than the header
-wire [64:0] end_w = (r_t ? {1'b0, r_to} : {33'd0, r_mo}) + {49'd0, n_w[15:0]};
+wire [16:0] n14 = {1'b0, rec_ulen} - 17'd14;
+wire [16:0] n18 = {1'b0, rec_ulen} - 17'd18;
+wire [16:0] n_w = r_t ? n14 : n18;                         // [16]: ULPDU shorter than the header
+// TO + n (MO + n) in two halves: the low 32 bits and their carry here, the
+// high half and its increment beside them
+wire [31:0] e_lo_op = r_t ? r_to[31:0] : r_mo;
+wire [32:0] e_lo_w = {1'b0, e_lo_op} + {17'd0, n_w[15:0]};
+wire [31:0] e_hi_w = r_t ? r_to[63:32] : 32'd0;
 wire [15:0] o_len = f_p0 + {rec_lseq_w[13:0], 2'b00};
 wire [8:0]  to_mk = f_mph - o_len[8:0];                   // octets to the next marker
-wire        hdr_mk = f_mk && {7'd0, to_mk} < hlen + 16'd2;
+wire        hdr_mk = f_mk && {7'd0, to_mk} <= hlen + 16'd2;   // in the header or at the payload's start
 wire [15:0] o_s_w = o_len + 16'd2 + hlen + (hdr_mk ? 16'd4 : 16'd0);
 reg  [15:0] n;
 reg         short_q, nz_q, dv_bad_q, qn_bad_q;
-reg  [64:0] end_q;
+reg  [32:0] e_lo;
+reg  [31:0] e_hi;
+reg  [32:0] e_hi1;
 reg  [15:0] o_s;
 always @(posedge clk) begin
     if (ph == P_LOOKUP) begin
         n <= n_w[15:0];
         short_q <= n_w[16];
         nz_q <= n_w[15:0] != 16'd0;
-        end_q <= end_w;
+        e_lo <= e_lo_w;
+        e_hi <= e_hi_w;
+        e_hi1 <= {1'b0, e_hi_w} + 33'd1;
         dv_bad_q <= r_dv != f_dv;
         qn_bad_q <= r_qn > 32'd2;
         o_s <= o_s_w;
@@ -185,6 +196,7 @@ wire [11:0] bf_stream = bf_q[107:96];
 wire [63:0] bf_base = bf_q[95:32];
 wire [31:0] bf_len = bf_q[31:0];
 wire [31:0] msn_d = r_msn - cur_q;
+wire [64:0] end_q = {e_lo[32] ? e_hi1 : {1'b0, e_hi}, e_lo[31:0]};
 reg         c_stag, c_assoc, c_wrap, c_bounds, c_msn, c_nobuf, c_mo, c_long;
 reg  [63:0] dest;
 always @(posedge clk) begin

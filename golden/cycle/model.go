@@ -350,7 +350,7 @@ func (m *Model) Step(in In) Out {
 			if f.e2Begun {
 				continue
 			}
-			if f.e1Done && c >= f.E1End+2 {
+			if f.e1Done && c >= f.E1End+3 {
 				m.e2, m.e2Pos = f, 0
 				f.e2Begun, f.E2Start = true, c
 			}
