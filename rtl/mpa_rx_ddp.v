@@ -197,21 +197,32 @@ wire [63:0] bf_base = bf_q[95:32];
 wire [31:0] bf_len = bf_q[31:0];
 wire [31:0] msn_d = r_msn - cur_q;
 wire [64:0] end_q = {e_lo[32] ? e_hi1 : {1'b0, e_hi}, e_lo[31:0]};
-reg         c_stag, c_assoc, c_wrap, c_bounds, c_msn, c_nobuf, c_mo, c_long;
-reg  [63:0] dest;
+reg         c_stag, c_assoc, c_wrap, c_msn, c_nobuf, c_mo, c_long;
+reg         cb_hi_gt, cb_hi_eq, cb_lo_gt;   // TO + n against the length, in halves
+reg  [32:0] dest_lo;                        // the address in halves (carry select)
+reg  [31:0] dest_h0, dest_h1;
+wire [31:0] base_hi = r_t ? st_base[63:32] : bf_base[63:32];
+wire [31:0] off_hi = r_t ? r_to[63:32] : 32'd0;
+wire [33:0] dest_h1_w = {1'b0, base_hi, 1'b1} + {1'b0, off_hi, 1'b1};   // base + offset + 1
 always @(posedge clk) begin
     if (ph == P_CHECK) begin
         c_stag <= !st_valid || st_stag != r_stag;
         c_assoc <= st_stream != f_stream;
         c_wrap <= nz_q && end_q[64] && end_q[63:0] != 64'd0;   // TO + n - 1 >= 2^64
-        c_bounds <= end_q > {1'b0, st_len};
+        cb_hi_gt <= end_q[64:32] > {1'b0, st_len[63:32]};
+        cb_hi_eq <= end_q[64:32] == {1'b0, st_len[63:32]};
+        cb_lo_gt <= end_q[31:0] > st_len[31:0];
         c_msn <= msn_d[31];
         c_nobuf <= !bf_valid || bf_msn != r_msn || bf_stream != f_stream;
         c_mo <= r_mo > bf_len;
         c_long <= end_q[32:0] > {1'b0, bf_len};
-        dest <= r_t ? st_base + r_to : bf_base + {32'd0, r_mo};
+        dest_lo <= {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo};
+        dest_h0 <= base_hi + off_hi;
+        dest_h1 <= dest_h1_w[32:1];
     end
 end
+wire        c_bounds = cb_hi_gt || (cb_hi_eq && cb_lo_gt);
+wire [63:0] dest = {dest_lo[32] ? dest_h1 : dest_h0, dest_lo[31:0]};
 reg  [3:0]  kind;
 always @* begin
     kind = 4'd0;
@@ -364,7 +375,7 @@ always @(posedge clk) begin
 end
 
 wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], r_stag[7:0],
-                 r_stag[31:8+SB], msn_d[30:0], rec_lseq_w[15:14]};
+                 r_stag[31:8+SB], msn_d[30:0], rec_lseq_w[15:14], dest_h1_w[33], dest_h1_w[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): a frame takes
