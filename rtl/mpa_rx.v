@@ -23,7 +23,7 @@
  *
  * Latency: a frame's verdict is taken L_WALK + 4 cycles after its last
  * beat is accepted (L_WALK from mpa_rx_walk); E1 starts it two cycles after
- * the verdict at the earliest, E2 two cycles after E1 is done with it
+ * the verdict at the earliest, E2 three cycles after E1 is done with it
  * (docs/design.md section 5 is the exact contract).
  */
 module mpa_rx #(
@@ -609,9 +609,9 @@ mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
 // E1 (mpa_rx_ddp): events and DDP checks; E2 (mpa_rx_place): beats out,
 // host writes. E1 hands each frame to E2 with a token and the placement
 // descriptors of its FPDUs.
-wire tok_pop;
+wire tok_pop, e2_done;
 always @(posedge clk) begin
-    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (tok_pop ? 5'd1 : 5'd0);
+    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (e2_done ? 5'd1 : 5'd0);
     if (rst)
         inflight <= 5'd0;
 end
@@ -656,7 +656,7 @@ mpa_rx_fifo #(.WIDTH(106), .DEPTH(DESC_DEPTH)) desc_fifo (
 
 mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
     .clk(clk), .rst(rst),
-    .tok_valid(tok_valid), .tok_ready(tok_pop), .tok_data(tok_head),
+    .tok_valid(tok_valid), .tok_ready(tok_pop), .tok_data(tok_head), .frame_done(e2_done),
     .desc_valid(desc_valid), .desc_ready(desc_pop), .desc_data(desc_head),
     .ff_data(ff_data), .ff_keep(ff_keep), .ff_valid(ff_valid), .ff_ready(ff_ready),
     .m_exc_axis_tdata(m_exc_axis_tdata), .m_exc_axis_tkeep(m_exc_axis_tkeep), .m_exc_axis_tvalid(m_exc_axis_tvalid),
@@ -704,7 +704,7 @@ always @(posedge clk) begin
         assert (!sum_valid || info_valid) else $error("mpa_rx: walker summary without a frame record");
         assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
         assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
-        assert (!tok_pop || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
+        assert (!e2_done || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
         assert (!a_take || rec_first == (a_rec == 16'd0))
             else $error("mpa_rx: record %0d of a frame has first=%b", a_rec, rec_first);
         assert (!(a_take && rec_last) || a_rec + 16'd1 == a_nrec)

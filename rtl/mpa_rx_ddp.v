@@ -20,8 +20,10 @@
  * context and QN the current MSN; per context, QN and MSN mod RQ_DEPTH a
  * posted receive buffer.
  *
- * Latency: one cycle per event (while m_evt_tready), one lookup cycle per
- * record of a PLACE frame, one cycle per record of any other frame.
+ * Latency: one cycle per event (while m_evt_tready), per record of a
+ * PLACE frame a lookup cycle (table reads; the record's lengths) and a
+ * check cycle (each check registered) before its event, one cycle per
+ * record of any other frame.
  */
 module mpa_rx_ddp #(
     parameter IDX_BITS = 4,
@@ -104,10 +106,14 @@ reg [31:0]     msn_ram  [0:(1<<QA)-1];
 reg [RQ_W-1:0] buf_ram  [0:(1<<BA)-1];
 
 // ------------------------------------------------------------------ control
-// phases: 0 VERDICT, 1 second event, 2 records: lookup, 3 records: FPDU event, 4 DELIVERED
+// phases: 0 VERDICT, 1 second event, 2 records: lookup, 3 records: checks,
+// 4 records: FPDU event, 5 DELIVERED
+localparam [2:0] P_VERDICT = 3'd0, P_SECOND = 3'd1, P_LOOKUP = 3'd2, P_CHECK = 3'd3, P_FPDU = 3'd4,
+                 P_DELIV = 3'd5;
 reg [2:0]  ph;
 reg [15:0] left;        // records of the frame still to take
 reg [15:0] ndesc;       // descriptors given for the frame
+reg [15:0] ndesc1;      // and that plus one
 wire place = f_verdict == V_PLACE;
 wire second = f_verdict == V_DROP || place;
 
@@ -130,16 +136,55 @@ wire [BA-1:0] b_addr = {f_idx, r_qn[1:0], r_msn[RB-1:0]};
 // (read in the lookup cycle only: a configuration write while the FPDU's
 // event waits on m_evt_tready does not change its outcome)
 always @(posedge clk) begin
-    if (ph == 3'd2) begin
+    if (ph == P_LOOKUP) begin
         st_q <= stag_ram[r_stag[8 +: SB]];
         cur_q <= msn_ram[q_addr];
         bf_q <= buf_ram[b_addr];
     end
 end
 
-// checks (golden/ddp Placer.Place order)
+// Stage 1 (lookup cycle), from the record alone: the payload length n,
+// the end of the payload (TO + n for a tagged FPDU, MO + n untagged; an
+// FPDU is out of bounds iff that end is beyond the buffer's length, which
+// covers both RFC 5041 tests TO > length and n > length - TO), the wrap of
+// TO + n - 1, and where the payload starts in the frame (its first octet
+// that is not a marker's: a marker in the header or just after it moves it).
 wire [15:0] hlen = r_t ? 16'd14 : 16'd18;
-wire [15:0] n = rec_ulen - hlen;
+wire [16:0] n14 = {1'b0, rec_ulen} - 17'd14;
+wire [16:0] n18 = {1'b0, rec_ulen} - 17'd18;
+wire [16:0] n_w = r_t ? n14 : n18;                         // [16]: ULPDU shorter than the header
+// TO + n (MO + n) in two halves: the low 32 bits and their carry here, the
+// high half and its increment beside them
+wire [31:0] e_lo_op = r_t ? r_to[31:0] : r_mo;
+wire [32:0] e_lo_w = {1'b0, e_lo_op} + {17'd0, n_w[15:0]};
+wire [31:0] e_hi_w = r_t ? r_to[63:32] : 32'd0;
+wire [15:0] o_len = f_p0 + {rec_lseq_w[13:0], 2'b00};
+wire [8:0]  to_mk = f_mph - o_len[8:0];                   // octets to the next marker
+wire        hdr_mk = f_mk && {7'd0, to_mk} <= hlen + 16'd2;   // in the header or at the payload's start
+wire [15:0] o_s_w = o_len + 16'd2 + hlen + (hdr_mk ? 16'd4 : 16'd0);
+reg  [15:0] n;
+reg         short_q, nz_q, dv_bad_q, qn_bad_q;
+reg  [32:0] e_lo;
+reg  [31:0] e_hi;
+reg  [32:0] e_hi1;
+reg  [15:0] o_s;
+always @(posedge clk) begin
+    if (ph == P_LOOKUP) begin
+        n <= n_w[15:0];
+        short_q <= n_w[16];
+        nz_q <= n_w[15:0] != 16'd0;
+        e_lo <= e_lo_w;
+        e_hi <= e_hi_w;
+        e_hi1 <= {1'b0, e_hi_w} + 33'd1;
+        dv_bad_q <= r_dv != f_dv;
+        qn_bad_q <= r_qn > 32'd2;
+        o_s <= o_s_w;
+    end
+end
+
+// Stage 2 (check cycle): each check of RFC 5041 section 7 against the
+// entries read, registered; the kind (golden/ddp Placer.Place order) in
+// the event cycle from these flags.
 wire        st_valid = st_q[ST_W-1];
 wire [31:0] st_stag = st_q[ST_W-2 -: 32];
 wire [11:0] st_stream = st_q[139:128];
@@ -150,51 +195,68 @@ wire [31:0] bf_msn = bf_q[RQ_W-2 -: 32];
 wire [11:0] bf_stream = bf_q[107:96];
 wire [63:0] bf_base = bf_q[95:32];
 wire [31:0] bf_len = bf_q[31:0];
-wire [64:0] to_last = {1'b0, r_to} + {49'd0, n} - 65'd1;   // TO + n - 1
 wire [31:0] msn_d = r_msn - cur_q;
+wire [64:0] end_q = {e_lo[32] ? e_hi1 : {1'b0, e_hi}, e_lo[31:0]};
+reg         c_stag, c_assoc, c_wrap, c_msn, c_nobuf, c_mo, c_long;
+reg         cb_hi_gt, cb_hi_eq, cb_lo_gt;   // TO + n against the length, in halves
+reg  [32:0] dest_lo;                        // the address in halves (carry select)
+reg  [31:0] dest_h0, dest_h1;
+wire [31:0] base_hi = r_t ? st_base[63:32] : bf_base[63:32];
+wire [31:0] off_hi = r_t ? r_to[63:32] : 32'd0;
+wire [33:0] dest_h1_w = {1'b0, base_hi, 1'b1} + {1'b0, off_hi, 1'b1};   // base + offset + 1
+always @(posedge clk) begin
+    if (ph == P_CHECK) begin
+        c_stag <= !st_valid || st_stag != r_stag;
+        c_assoc <= st_stream != f_stream;
+        c_wrap <= nz_q && end_q[64] && end_q[63:0] != 64'd0;   // TO + n - 1 >= 2^64
+        cb_hi_gt <= end_q[64:32] > {1'b0, st_len[63:32]};
+        cb_hi_eq <= end_q[64:32] == {1'b0, st_len[63:32]};
+        cb_lo_gt <= end_q[31:0] > st_len[31:0];
+        c_msn <= msn_d[31];
+        c_nobuf <= !bf_valid || bf_msn != r_msn || bf_stream != f_stream;
+        c_mo <= r_mo > bf_len;
+        c_long <= end_q[32:0] > {1'b0, bf_len};
+        dest_lo <= {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo};
+        dest_h0 <= base_hi + off_hi;
+        dest_h1 <= dest_h1_w[32:1];
+    end
+end
+wire        c_bounds = cb_hi_gt || (cb_hi_eq && cb_lo_gt);
+wire [63:0] dest = {dest_lo[32] ? dest_h1 : dest_h0, dest_lo[31:0]};
 reg  [3:0]  kind;
-reg  [63:0] dest;
 always @* begin
     kind = 4'd0;
-    dest = r_t ? st_base + r_to : bf_base + {32'd0, r_mo};
-    if (rec_ulen < hlen)
+    if (short_q)
         kind = K_SHORT;
     else if (r_t) begin
-        if (r_dv != f_dv)
+        if (dv_bad_q)
             kind = K_T_VERSION;
-        else if (!st_valid || st_stag != r_stag)
+        else if (c_stag)
             kind = K_INV_STAG;
-        else if (st_stream != f_stream)
+        else if (c_assoc)
             kind = K_NOT_ASSOC;
-        else if (n != 16'd0 && to_last[64])
+        else if (c_wrap)
             kind = K_TO_WRAP;
-        else if (r_to > st_len || {48'd0, n} > st_len - r_to)
+        else if (c_bounds)
             kind = K_BOUNDS;
     end else begin
-        if (r_dv != f_dv)
+        if (dv_bad_q)
             kind = K_U_VERSION;
-        else if (r_qn > 32'd2)
+        else if (qn_bad_q)
             kind = K_INV_QN;
-        else if (msn_d[31])
+        else if (c_msn)
             kind = K_MSN_RANGE;
-        else if (!bf_valid || bf_msn != r_msn || bf_stream != f_stream)
+        else if (c_nobuf)
             kind = K_NO_BUF;
-        else if (r_mo > bf_len)
+        else if (c_mo)
             kind = K_INV_MO;
-        else if ({16'd0, n} > bf_len - r_mo)
+        else if (c_long)
             kind = K_TOO_LONG;
     end
 end
 wire placed = kind == 4'd0;
 wire deliver = f_inorder && placed && r_l;
-wire need_desc = placed && n != 16'd0;
-
-// the FPDU's first payload octet in the frame: after the ULPDU_Length field
-// and the DDP header, and after a marker inside the header
-wire [15:0] o_len = f_p0 + {rec_lseq_w[13:0], 2'b00};
-wire [8:0]  to_mk = f_mph - o_len[8:0];            // octets to the next marker
-wire        hdr_mk = f_mk && {7'd0, to_mk} < hlen + 16'd2;
-wire [15:0] o_s = o_len + 16'd2 + hlen + (hdr_mk ? 16'd4 : 16'd0);
+wire need_desc = placed && nz_q;
 
 // ------------------------------------------------------------------ outputs
 wire [31:0] lseq = f_seq + {16'd0, rec_lseq_w[13:0], 2'b00};
@@ -214,14 +276,15 @@ wire [127:0] ev_deliv = {E_DELIVERED, pad, f_idx, lseq, key, rec_ulen, rec_ctrl,
 // (the token and descriptor FIFOs are sized never to fill; the events wait
 // for them all the same)
 assign m_evt_tvalid = f_valid && tok_ready &&
-                      (ph == 3'd0 || ph == 3'd1 || (ph == 3'd3 && (!need_desc || desc_ready)) || ph == 3'd4);
-assign m_evt_tdata = ph == 3'd0 ? ev_verdict : ph == 3'd1 ? ev_second : ph == 3'd3 ? ev_fpdu : ev_deliv;
+                      (ph == P_VERDICT || ph == P_SECOND || (ph == P_FPDU && (!need_desc || desc_ready)) ||
+                       ph == P_DELIV);
+assign m_evt_tdata = ph == P_VERDICT ? ev_verdict : ph == P_SECOND ? ev_second : ph == P_FPDU ? ev_fpdu : ev_deliv;
 wire evt_ok = m_evt_tvalid && m_evt_tready;
 
 // record handshakes
-wire discard = f_valid && ph == 3'd2 && !place && left != 16'd0 && rec_valid;
-wire fpdu_done = f_valid && ph == 3'd3 && evt_ok;
-wire deliv_done = f_valid && ph == 3'd4 && evt_ok;
+wire discard = f_valid && ph == P_LOOKUP && !place && left != 16'd0 && rec_valid;
+wire fpdu_done = f_valid && ph == P_FPDU && evt_ok;
+wire deliv_done = f_valid && ph == P_DELIV && evt_ok;
 assign rec_ready = discard || (fpdu_done && !deliver) || deliv_done;
 assign desc_valid = fpdu_done && need_desc;
 assign desc_data = {f_mk, f_mph, o_s, n, dest};
@@ -233,62 +296,67 @@ reg  fin;
 always @* begin
     fin = 1'b0;
     case (ph)
-    3'd0: fin = evt_ok && !second && f_nrec == 16'd0;
-    3'd1: fin = evt_ok && f_nrec == 16'd0;
-    3'd2: fin = left == 16'd0 || (!place && discard && last_rec);
-    3'd3: fin = fpdu_done && !deliver && last_rec;
-    3'd4: fin = deliv_done && last_rec;
+    P_VERDICT: fin = evt_ok && !second && f_nrec == 16'd0;
+    P_SECOND: fin = evt_ok && f_nrec == 16'd0;
+    P_LOOKUP: fin = left == 16'd0 || (!place && discard && last_rec);
+    P_FPDU: fin = fpdu_done && !deliver && last_rec;
+    P_DELIV: fin = deliv_done && last_rec;
     default: fin = 1'b0;
     endcase
 end
 wire fin_ok = f_valid && fin && tok_ready;
 assign tok_valid = f_valid && fin;
-assign tok_data = {ndesc + ((ph == 3'd3 && need_desc) ? 16'd1 : 16'd0), f_beats, f_reason, f_verdict};
+assign tok_data = {(ph == P_FPDU && need_desc) ? ndesc1 : ndesc, f_beats, f_reason, f_verdict};
 assign f_ready = fin_ok;
 
 always @(posedge clk) begin
     if (f_valid) begin
         case (ph)
-        3'd0: if (evt_ok) begin
+        P_VERDICT: if (evt_ok) begin
             left <= f_nrec;
             ndesc <= 16'd0;
+            ndesc1 <= 16'd1;
             if (second)
-                ph <= 3'd1;
+                ph <= P_SECOND;
             else if (f_nrec != 16'd0)
-                ph <= 3'd2;
+                ph <= P_LOOKUP;
         end
-        3'd1: if (evt_ok && f_nrec != 16'd0)
-            ph <= 3'd2;
-        3'd2: begin
+        P_SECOND: if (evt_ok && f_nrec != 16'd0)
+            ph <= P_LOOKUP;
+        P_LOOKUP: begin
             if (place) begin
                 if (rec_valid)
-                    ph <= 3'd3;        // the lookup is made this cycle
+                    ph <= P_CHECK;     // the lookup is made this cycle
             end else if (discard)
                 left <= left - 16'd1;
         end
-        3'd3: if (fpdu_done) begin
-            if (need_desc)
-                ndesc <= ndesc + 16'd1;
+        P_CHECK: ph <= P_FPDU;
+        P_FPDU: if (fpdu_done) begin
+            if (need_desc) begin
+                ndesc <= ndesc1;
+                ndesc1 <= ndesc1 + 16'd1;
+            end
             if (deliver)
-                ph <= 3'd4;
+                ph <= P_DELIV;
             else begin
                 left <= left - 16'd1;
-                ph <= 3'd2;
+                ph <= P_LOOKUP;
             end
         end
-        3'd4: if (deliv_done) begin
+        P_DELIV: if (deliv_done) begin
             left <= left - 16'd1;
-            ph <= 3'd2;
+            ph <= P_LOOKUP;
         end
-        default: ph <= 3'd0;
+        default: ph <= P_VERDICT;
         endcase
         if (fin_ok)
-            ph <= 3'd0;
+            ph <= P_VERDICT;
     end
     if (rst) begin
-        ph <= 3'd0;
+        ph <= P_VERDICT;
         left <= 16'd0;
         ndesc <= 16'd0;
+        ndesc1 <= 16'd1;
     end
 end
 
@@ -307,7 +375,7 @@ always @(posedge clk) begin
 end
 
 wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], r_stag[7:0],
-                 r_stag[31:8+SB], to_last[63:0], msn_d[30:0], bf_len, rec_lseq_w[15:14]};
+                 r_stag[31:8+SB], msn_d[30:0], rec_lseq_w[15:14], dest_h1_w[33], dest_h1_w[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): a frame takes
@@ -333,8 +401,9 @@ always @(posedge clk) begin
         assert (!f_ready || a_taken + (a_take ? 16'd1 : 16'd0) == f_nrec)
             else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), f_nrec);
         assert (!f_ready || f_valid) else $error("mpa_rx_ddp: verdict queue read when empty");
-        assert (!(f_valid && (ph == 3'd3 || ph == 3'd4)) || rec_valid) else $error("mpa_rx_ddp: record looked up is gone");
-        assert (ph <= 3'd4) else $error("mpa_rx_ddp: phase %0d", ph);
+        assert (!(f_valid && (ph == P_CHECK || ph == P_FPDU || ph == P_DELIV)) || rec_valid)
+            else $error("mpa_rx_ddp: record looked up is gone");
+        assert (ph <= P_DELIV) else $error("mpa_rx_ddp: phase %0d", ph);
         assert (!(cfg_valid && busy)) else $error("mpa_rx_ddp: configuration write while a receive queue is updated");
         assert (!desc_valid || desc_ready) else $error("mpa_rx_ddp: descriptor FIFO full");
     end

@@ -141,12 +141,14 @@ type Out struct {
 }
 
 // e1Step is one E1 step: an event (waits on m_evt_tready) or a silent
-// cycle (a record of a frame that is not PLACE, or a DDP lookup).
+// cycle (a record of a frame that is not PLACE, or a DDP lookup or check
+// cycle).
 type e1Step struct {
-	event bool
-	evt   Word
-	mask  Word
-	rq    bool // a receive-queue update (DELIVERED of an untagged message)
+	event  bool
+	lookup bool // the lookup cycle of a PLACE frame's record
+	evt    Word
+	mask   Word
+	rq     bool // a receive-queue update (DELIVERED of an untagged message)
 }
 
 // e2Step is one E2 step: read a beat (and free it), and send it on
@@ -348,7 +350,7 @@ func (m *Model) Step(in In) Out {
 			if f.e2Begun {
 				continue
 			}
-			if f.e1Done && c >= f.E1End+2 {
+			if f.e1Done && c >= f.E1End+3 {
 				m.e2, m.e2Pos = f, 0
 				f.e2Begun, f.E2Start = true, c
 			}
@@ -419,7 +421,9 @@ func (m *Model) Step(in In) Out {
 	}
 	if f := m.e1; f != nil && !f.e1[m.e1Pos].event {
 		if f.Result.Verdict == fastpath.Place {
-			st.DDPLookups++
+			if f.e1[m.e1Pos].lookup {
+				st.DDPLookups++
+			}
 		} else {
 			st.RecordCycles++
 		}
@@ -736,7 +740,7 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 			ev.End = uint32(u[10])<<24 | uint32(u[11])<<16 | uint32(u[12])<<8 | uint32(u[13])
 			ev.QN = int(u[9] & 3)
 		}
-		f.e1 = append(f.e1, e1Step{}) // the lookup
+		f.e1 = append(f.e1, e1Step{lookup: true}, e1Step{}) // the lookup and the check cycle
 		if e0.Kind == fastpath.DDPError {
 			ev.Kind = EvDDPError
 			var de *ddp.Error

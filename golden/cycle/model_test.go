@@ -75,7 +75,7 @@ func (l *cycleLog) run(n int) {
 }
 
 // A lone frame: VERDICT two cycles after the verdict (last beat + L_WALK
-// + 4), its beats on m_exc_axis from two cycles later, one per cycle;
+// + 4), its beats on m_exc_axis from three cycles later, one per cycle;
 // s_axis_tready never drops.
 func TestLoneFrameTiming(t *testing.T) {
 	for _, width := range []int{64, 128, 256, 512} {
@@ -112,8 +112,8 @@ func TestLoneFrameTiming(t *testing.T) {
 		require.Equal(t, []uint64{v + 2}, evts, "w%d", width)
 		require.Len(t, excs, beats)
 		for i, c := range excs {
-			// E1 is the VERDICT cycle v+2; E2 starts two cycles after it.
-			assert.Equal(t, v+4+uint64(i), c, "w%d beat %d", width, i)
+			// E1 is the VERDICT cycle v+2; E2 starts three cycles after it.
+			assert.Equal(t, v+5+uint64(i), c, "w%d beat %d", width, i)
 		}
 		assert.Equal(t, f, got)
 		assert.True(t, l.outs[excs[len(excs)-1]].ExcLast)
