@@ -96,6 +96,8 @@ wire [FIFO_BITS:0] ff_count;
 wire ff_in_ready;
 wire info_in_ready;
 wire [4:0] info_count_unused;
+wire info_valid;
+wire info_pop;
 
 // A frame as long as the whole FIFO can never be stored: take the rest of
 // it and drop it (the FIFO then holds only this frame's stored beats).
@@ -260,7 +262,7 @@ always @(posedge clk) begin
         frm_idx <= lk_idx_q;
         frm_x <= lk_x;
     end
-    if (f_valid) // the next frame's lookup cannot complete before this
+    if (fr_end) // the next frame's lookup cannot complete before this
         frm_match <= 1'b0;
     if (rst)
         frm_match <= 1'b0;
@@ -367,26 +369,43 @@ mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
 
 // ------------------------------------------------------------------ frame records
 // class, drop, seq, flags, plen, match, idx, beats stored, oversize
-localparam INFO_W = 2 + 2 + 32 + 8 + 16 + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
+// Two queues, one entry per frame each, popped together with the walker's
+// summary: the lookup and ingress part, written the cycle after the frame's
+// last beat (fr_end), and the parser's part, written at its f_valid
+// (L_PARSE cycles after the last beat, well before the summary).
+localparam PI_W = 2 + 2 + 32 + 8 + 16;
+localparam INFO_W = PI_W + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
 reg [15:0] fr_beats;   // beats of the ending frame written to the FIFO
 reg        fr_over;
+reg        fr_end;     // the cycle after a frame's last beat
 always @(posedge clk) begin
+    fr_end <= beat_ok && s_axis_tlast;
     if (beat_ok && s_axis_tlast) begin
         fr_beats <= cur_beats + (ff_write ? 16'd1 : 16'd0);
         fr_over <= overflow || !ff_write || s_axis_tuser;
     end
+    if (rst)
+        fr_end <= 1'b0;
 end
-wire [INFO_W-1:0] info_in = {lk_pend ? lk_x : frm_x, p0, fr_over, fr_beats, lk_pend ? lk_idx_q : frm_idx, lk_pend ? lk_match : frm_match,
-                             f_plen, f_flags, f_seq, f_drop, f_class};
-wire [INFO_W-1:0] info_head;
-wire info_valid;
-wire info_pop;
-mpa_rx_fifo #(.WIDTH(INFO_W), .DEPTH(16)) info_fifo (
+wire [INFO_W-PI_W-1:0] side_in = {lk_pend ? lk_x : frm_x, p0, fr_over, fr_beats, lk_pend ? lk_idx_q : frm_idx,
+                                  lk_pend ? lk_match : frm_match};
+wire [INFO_W-PI_W-1:0] side_head;
+wire side_valid, side_in_ready;
+wire [4:0] side_count_unused;
+mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(16)) info_fifo (
     .clk(clk), .rst(rst),
-    .in_data(info_in), .in_valid(f_valid), .in_ready(info_in_ready),
-    .out_data(info_head), .out_valid(info_valid), .out_ready(info_pop),
+    .in_data(side_in), .in_valid(fr_end), .in_ready(side_in_ready),
+    .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
+    .count(side_count_unused)
+);
+wire [PI_W-1:0] pinfo_head;
+mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(16)) pinfo_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
+    .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
     .count(info_count_unused)
 );
+wire [INFO_W-1:0] info_head = {side_head, pinfo_head};
 
 // ------------------------------------------------------------------ verdict
 // V0: the walker's summary and the frame record meet; read the context.
@@ -665,7 +684,7 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
     .m_host_ready(m_host_ready)
 );
 
-wire unused = &{1'b0, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
+wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
                  tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3]};
 
@@ -696,12 +715,13 @@ always @(posedge clk) begin
         assert (!beat_ok || (s_axis_tkeep[0] && (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == {KEEP_WIDTH{1'b0}}))
             else $error("mpa_rx: s_axis_tkeep %h not contiguous from lane 0", s_axis_tkeep);
         assert (!ff_write || ff_in_ready) else $error("mpa_rx: frame FIFO written when full");
-        assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
+        assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO (parser) written when full");
+        assert (!fr_end || side_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
         assert (!(lk_pend || wp_push_nt) || wp_in_ready) else $error("mpa_rx: walker-parameter FIFO written when full");
         assert (!v1 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
         assert (!tok_push || tok_in_ready) else $error("mpa_rx: token FIFO full");
         assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
-        assert (!sum_valid || info_valid) else $error("mpa_rx: walker summary without a frame record");
+        assert (!sum_valid || (info_valid && side_valid)) else $error("mpa_rx: walker summary without a frame record");
         assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
         assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
         assert (!tok_pop || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");

@@ -85,12 +85,12 @@ reg [15:0] sport_r, dport_r;
 reg [31:0] seq_r;
 reg [3:0]  doff_r;   reg doff_k;
 reg [7:0]  flags_r;
-reg [31:0] ipsum_r, tcpsum_r;  // ones' complement sums, folded at the end
 
 // ------------------------------------------------ per-word combinational walk
 // Fields can complete in the beat that uses them (a wide bus holds several
 // headers in one beat), so each word slot sees the values decided by the
-// slots before it.
+// slots before it. The checksums are not summed here: the beat and the
+// field values at its end go to the checksum pipeline below.
 integer j;
 reg [CNT_BITS-1:0] k;
 reg [31:0] wd;
@@ -104,17 +104,13 @@ reg [31:0] c_src, c_dst, c_seq;
 reg [15:0] c_sport, c_dport;
 reg        c_tuple_done;
 reg [CNT_BITS-1:0] ipw, tw, pw, endb;  // word of IPv4 start, TCP start, payload start; IPv4 end octet+2
-reg [31:0] c_ipsum, c_tcpsum;
 reg [WPB-1:0] c_pmask;
-reg [15:0] u0, u1;
 
 always @* begin
     c_vlan = vlan_r; c_vlan_k = vlan_k; c_etype = etype_r; c_etype_k = etype_k;
     c_ihl = ihl_r; c_ihl_k = ihl_k; c_ver = ver_r; c_tlen = tlen_r; c_proto = proto_r; c_frag = frag_r;
     c_src = src_r; c_dst = dst_r; c_sport = sport_r; c_dport = dport_r; c_seq = seq_r;
     c_doff = doff_r; c_doff_k = doff_k; c_flags = flags_r;
-    c_ipsum = in_frame ? ipsum_r : 32'd0;
-    c_tcpsum = in_frame ? tcpsum_r : 32'd0;
     c_tuple_done = 1'b0;
     c_pmask = {WPB{1'b0}};
     if (!in_frame) begin
@@ -123,11 +119,6 @@ always @* begin
     for (j = 0; j < WPB; j = j + 1) begin
         k = beat_base + j[CNT_BITS-1:0];
         wd = w_data[32*j +: 32];
-        ipw = c_vlan ? 16'd5 : 16'd4;
-        tw = ipw + {12'd0, c_ihl};
-        pw = tw + {12'd0, c_doff};
-        // octet offset (+2) just past the IPv4 datagram
-        endb = {ipw[13:0], 2'b00} + c_tlen;
         // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
         if (k == 16'd3) begin
             c_etype = {wd[23:16], wd[31:24]};
@@ -156,6 +147,7 @@ always @* begin
         if (c_etype_k && k == ipw + 16'd4)
             c_dst = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
         tw = ipw + {12'd0, c_ihl};
+        // octet offset (+2) just past the IPv4 datagram
         endb = {ipw[13:0], 2'b00} + c_tlen;
         // TCP header
         if (c_ihl_k && k == tw) begin
@@ -171,42 +163,11 @@ always @* begin
             c_flags = wd[15:8];
         end
         pw = tw + {12'd0, c_doff};
-        // Checksums: 16-bit units at octets (0,1) and (2,3) of the word;
-        // octets at or past the datagram's end count as zero.
-        u0 = {wd[7:0], wd[15:8]};
-        u1 = {wd[23:16], wd[31:24]};
-        if (c_ihl_k && k >= ipw && k < tw)
-            c_ipsum = c_ipsum + {16'd0, u0} + {16'd0, u1};
-        if (c_ihl_k && k >= tw) begin
-            // octet (+2) offsets of the word: 4k .. 4k+3
-            if ({k[13:0], 2'b00} + 16'd1 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u0};
-            else if ({k[13:0], 2'b00} < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u0[15:8], 8'd0};
-            if ({k[13:0], 2'b00} + 16'd3 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u1};
-            else if ({k[13:0], 2'b00} + 16'd2 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u1[15:8], 8'd0};
-        end
         // payload words of IPv4/TCP datagrams only (not fragments): other
         // frames have no payload for the walker
         if (c_doff_k && k >= pw && {k[13:0], 2'b00} < endb && c_etype == 16'h0800 && c_ver == 4'd4 &&
             c_proto == 8'd6 && !c_frag)
             c_pmask[j] = 1'b1;
-        // fold carries so the sums never overflow
-        c_ipsum = {16'd0, c_ipsum[15:0]} + {16'd0, c_ipsum[31:16]};
-        c_tcpsum = {16'd0, c_tcpsum[15:0]} + {16'd0, c_tcpsum[31:16]};
-    end
-    // The frame's last two octets may sit in the top lanes of its last beat
-    // (a word that would complete in the next beat): they still count.
-    if (in_last && c_ihl_k) begin
-        k = beat_base + WPB[CNT_BITS-1:0];
-        u0 = {in_data[DATA_WIDTH-16 +: 8], in_data[DATA_WIDTH-8 +: 8]};
-        if ({k[13:0], 2'b00} + 16'd1 < endb)
-            c_tcpsum = c_tcpsum + {16'd0, u0};
-        else if ({k[13:0], 2'b00} < endb)
-            c_tcpsum = c_tcpsum + {16'd0, u0[15:8], 8'd0};
-        c_tcpsum = {16'd0, c_tcpsum[15:0]} + {16'd0, c_tcpsum[31:16]};
     end
 end
 
@@ -218,76 +179,23 @@ assign dst_port_now = c_dport;
 assign seq_now = c_seq;
 assign tuple_done = in_valid && c_tuple_done;
 
-// ------------------------------------------------ end of frame classification
-integer n;
-reg [CNT_BITS-1:0] keep_count;
-always @* begin
-    keep_count = {CNT_BITS{1'b0}};
-    for (n = 0; n < KEEP; n = n + 1)
-        keep_count = keep_count + {{(CNT_BITS-1){1'b0}}, in_keep[n]};
-end
-
-// frame length in octets once the last beat is in
-wire [CNT_BITS-1:0] flen = {beat_base[CNT_BITS-3:0], 2'b00} + keep_count;
-wire [CNT_BITS-1:0] ipoff = c_vlan ? 16'd18 : 16'd14;           // octet offset of the IPv4 header
-wire [CNT_BITS-1:0] ihl_o = {10'd0, c_ihl, 2'b00};
-wire [CNT_BITS-1:0] doff_o = {10'd0, c_doff, 2'b00};
-wire [31:0] pseudo = {16'd0, c_src[31:16]} + {16'd0, c_src[15:0]} + {16'd0, c_dst[31:16]} +
-                     {16'd0, c_dst[15:0]} + 32'd6 + {16'd0, c_tlen - ihl_o};
-wire [31:0] tcp_total0 = c_tcpsum + pseudo;
-wire [31:0] tcp_total1 = {16'd0, tcp_total0[15:0]} + {16'd0, tcp_total0[31:16]};
-wire [15:0] tcp_fold = tcp_total1[15:0] + tcp_total1[31:16];
-wire [31:0] ip_total1 = {16'd0, c_ipsum[15:0]} + {16'd0, c_ipsum[31:16]};
-wire [15:0] ip_fold = ip_total1[15:0] + ip_total1[31:16];
-
-reg [1:0] cls;
-reg [1:0] drop;
-always @* begin
-    cls = 2'd0;
-    drop = 2'd0;
-    if (flen < 16'd14) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (!c_etype_k || c_etype != 16'h0800) begin
-        // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
-        if (c_vlan && flen < 16'd18) begin
-            cls = 2'd2; drop = 2'd1;
-        end else
-            cls = 2'd1;
-    end else if (flen < ipoff + 16'd20 || c_ver != 4'd4 || c_ihl < 4'd5 ||
-                 c_tlen < ihl_o || {1'b0, flen} < {1'b0, ipoff} + {1'b0, c_tlen}) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (ip_fold != 16'hffff) begin
-        cls = 2'd2; drop = 2'd2;
-    end else if (c_proto != 8'd6) begin
-        cls = 2'd1;
-    end else if (c_frag) begin
-        cls = 2'd1;
-    end else if (c_tlen < ihl_o + 16'd20 || c_doff < 4'd5 || doff_o > c_tlen - ihl_o) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (tcp_fold != 16'hffff) begin
-        cls = 2'd2; drop = 2'd3;
-    end
-end
+// The positions at the end of the beat. Each checksum word (and the payload
+// mask) is decided by values that are final from the word that sets them
+// on, and no word before that one is summed: the end-of-beat values decide
+// every word of the beat as the walk above would.
+wire [CNT_BITS-1:0] e_ipw  = c_vlan ? 16'd5 : 16'd4;
+wire [CNT_BITS-1:0] e_tw   = e_ipw + {12'd0, c_ihl};
+wire [CNT_BITS-1:0] e_endb = {e_ipw[13:0], 2'b00} + c_tlen;
 
 always @(posedge clk) begin
-    f_valid <= 1'b0;
     if (in_valid) begin
         prev_top <= in_data[DATA_WIDTH-1 -: 16];
         vlan_r <= c_vlan; vlan_k <= c_vlan_k; etype_r <= c_etype; etype_k <= c_etype_k;
         ihl_r <= c_ihl; ihl_k <= c_ihl_k; ver_r <= c_ver; tlen_r <= c_tlen; proto_r <= c_proto;
         frag_r <= c_frag; src_r <= c_src; dst_r <= c_dst; sport_r <= c_sport; dport_r <= c_dport;
         seq_r <= c_seq; doff_r <= c_doff; doff_k <= c_doff_k; flags_r <= c_flags;
-        ipsum_r <= c_ipsum; tcpsum_r <= c_tcpsum;
         in_frame <= !in_last;
         beat_base <= in_last ? {CNT_BITS{1'b0}} : beat_base + WPB[CNT_BITS-1:0];
-        if (in_last) begin
-            f_valid <= 1'b1;
-            f_class <= cls;
-            f_drop <= drop;
-            f_seq <= c_seq;
-            f_flags <= c_flags;
-            f_plen <= c_tlen - ihl_o - doff_o;
-        end
     end
     if (rst) begin
         in_frame <= 1'b0;
@@ -296,7 +204,347 @@ always @(posedge clk) begin
         vlan_r <= 1'b0; vlan_k <= 1'b0; etype_r <= 16'd0; etype_k <= 1'b0;
         ihl_r <= 4'd0; ihl_k <= 1'b0; ver_r <= 4'd0; tlen_r <= 16'd0; proto_r <= 8'd0; frag_r <= 1'b0;
         src_r <= 32'd0; dst_r <= 32'd0; sport_r <= 16'd0; dport_r <= 16'd0; seq_r <= 32'd0;
-        doff_r <= 4'd0; doff_k <= 1'b0; flags_r <= 8'd0; ipsum_r <= 32'd0; tcpsum_r <= 32'd0;
+        doff_r <= 4'd0; doff_k <= 1'b0; flags_r <= 8'd0;
+    end
+end
+
+// ================================================ checksum pipeline
+// S1 (cycle a+1 for a beat in cycle a): the beat, its word index and the
+// end-of-beat positions.
+reg                  s1_valid, s1_first, s1_last;
+reg [DATA_WIDTH-1:0] s1_w;        // word view
+reg [15:0]           s1_top;      // the top two lanes (a last beat's tail)
+reg [KEEP-1:0]       s1_keep;
+reg [CNT_BITS-1:0]   s1_k0, s1_ipw, s1_tw, s1_endb;
+reg                  s1_ihl_k;
+always @(posedge clk) begin
+    s1_valid <= in_valid;
+    s1_first <= !in_frame;
+    s1_last <= in_last;
+    s1_w <= w_data;
+    s1_top <= {in_data[DATA_WIDTH-16 +: 8], in_data[DATA_WIDTH-8 +: 8]};
+    s1_keep <= in_keep;
+    s1_k0 <= beat_base;
+    s1_ipw <= e_ipw; s1_tw <= e_tw; s1_endb <= e_endb;
+    s1_ihl_k <= c_ihl_k;
+    if (rst)
+        s1_valid <= 1'b0;
+end
+
+// S2: the positions relative to the beat, clamped to what the compares of
+// S3 need: the first IPv4 header word and the first TCP word in [0, WPB],
+// the octets (+2) of the datagram left from the beat's first word in
+// [0, 4*WPB+4]. (Exact while word indices stay below 2^14, frames of up to
+// 64 KiB, as the 16-bit offsets of the walk.)
+localparam RB = $clog2(4 * WPB + 5);   // bits of the clamped octet count
+localparam PB = $clog2(WPB + 1);       // bits of a clamped word position
+localparam [CNT_BITS:0] RMAX = 4 * WPB[CNT_BITS:0] + 17'd4;
+localparam [CNT_BITS:0] PMAX = WPB[CNT_BITS:0];
+reg                  s2_valid, s2_first, s2_last, s2_ihl_k;
+reg [DATA_WIDTH-1:0] s2_w;
+reg [15:0]           s2_top;
+reg [PB-1:0]         s2_ipw, s2_tw;
+reg [RB-1:0]         s2_rem;
+wire [CNT_BITS:0] d_ipw = {1'b0, s1_ipw} - {1'b0, s1_k0};
+wire [CNT_BITS:0] d_tw  = {1'b0, s1_tw} - {1'b0, s1_k0};
+wire [CNT_BITS:0] d_rem = {1'b0, s1_endb} - {1'b0, s1_k0[13:0], 2'b00};
+always @(posedge clk) begin
+    s2_valid <= s1_valid; s2_first <= s1_first; s2_last <= s1_last; s2_ihl_k <= s1_ihl_k;
+    s2_w <= s1_w; s2_top <= s1_top;
+    s2_ipw <= d_ipw[CNT_BITS] ? {PB{1'b0}} : d_ipw > PMAX ? PMAX[PB-1:0] : d_ipw[PB-1:0];
+    s2_tw <= d_tw[CNT_BITS] ? {PB{1'b0}} : d_tw > PMAX ? PMAX[PB-1:0] : d_tw[PB-1:0];
+    s2_rem <= d_rem[CNT_BITS] ? {RB{1'b0}} : d_rem > RMAX ? RMAX[RB-1:0] : d_rem[RB-1:0];
+    if (rst)
+        s2_valid <= 1'b0;
+end
+
+// S3: the 16-bit units of the beat that each sum takes (octets at or past
+// the datagram's end count as zero), the leaves of the adder trees.
+// Unit 2j, 2j+1 are octets (0,1), (2,3) of word j; TCP unit 2*WPB is a last
+// beat's top two lanes (a word that would complete in the next beat).
+localparam NU = 2 * WPB + 1;
+localparam TL = $clog2(NU);            // adder tree levels
+localparam NP = 1 << TL;
+localparam TW = 16 + TL;
+reg [NP*TW-1:0] ip_leaf, tcp_leaf;
+integer u;
+reg [15:0] uv;
+always @* begin
+    ip_leaf = {NP*TW{1'b0}};
+    tcp_leaf = {NP*TW{1'b0}};
+    for (u = 0; u < NU; u = u + 1) begin
+        if (u < 2 * WPB)
+            uv = {s2_w[32*(u/2) + 16*(u%2) +: 8], s2_w[32*(u/2) + 16*(u%2) + 8 +: 8]};
+        else
+            uv = s2_top;
+        if (u < 2 * WPB && s2_ihl_k && (u / 2) >= s2_ipw && (u / 2) < s2_tw)
+            ip_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
+        if (s2_ihl_k && (u < 2 * WPB ? (u / 2) >= s2_tw : s2_last)) begin
+            if ({{(32-RB){1'b0}}, s2_rem} > 2 * u + 1)
+                tcp_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
+            else if ({{(32-RB){1'b0}}, s2_rem} > 2 * u)
+                tcp_leaf[u*TW +: TW] = {{TL{1'b0}}, uv[15:8], 8'd0};
+        end
+    end
+end
+
+// The trees: level 0 the leaves, one register per level.
+/* verilator lint_off UNUSEDSIGNAL */
+reg [(TL+1)*NP*TW-1:0] ip_t, tcp_t;
+/* verilator lint_on UNUSEDSIGNAL */
+reg [TL:0] t_valid, t_first, t_last;
+integer l, i;
+always @(posedge clk) begin
+    ip_t[0 +: NP*TW] <= ip_leaf;
+    tcp_t[0 +: NP*TW] <= tcp_leaf;
+    t_valid[0] <= s2_valid; t_first[0] <= s2_first; t_last[0] <= s2_last;
+    for (l = 0; l < TL; l = l + 1) begin
+        for (i = 0; i < (NP >> (l + 1)); i = i + 1) begin
+            ip_t[((l+1)*NP + i)*TW +: TW] <= ip_t[(l*NP + 2*i)*TW +: TW] + ip_t[(l*NP + 2*i + 1)*TW +: TW];
+            tcp_t[((l+1)*NP + i)*TW +: TW] <= tcp_t[(l*NP + 2*i)*TW +: TW] + tcp_t[(l*NP + 2*i + 1)*TW +: TW];
+        end
+        t_valid[l+1] <= t_valid[l]; t_first[l+1] <= t_first[l]; t_last[l+1] <= t_last[l];
+    end
+    if (rst)
+        t_valid <= {(TL+1){1'b0}};
+end
+wire [TW-1:0] ip_root  = ip_t[TL*NP*TW +: TW];
+wire [TW-1:0] tcp_root = tcp_t[TL*NP*TW +: TW];
+
+// The running sums: one end-around fold per beat (17 bits: a fold of the
+// 17-bit sum and a TW-bit beat total is below 2^16 + 2^(TW-15)).
+reg [16:0] ip_acc, tcp_acc;
+wire [TW:0] ip_s  = {{(TW-16){1'b0}}, t_first[TL] ? 17'd0 : ip_acc} + {1'b0, ip_root};
+wire [TW:0] tcp_s = {{(TW-16){1'b0}}, t_first[TL] ? 17'd0 : tcp_acc} + {1'b0, tcp_root};
+always @(posedge clk) begin
+    if (t_valid[TL]) begin
+        ip_acc <= {1'b0, ip_s[15:0]} + {{(32-TW){1'b0}}, ip_s[TW:16]};
+        tcp_acc <= {1'b0, tcp_s[15:0]} + {{(32-TW){1'b0}}, tcp_s[TW:16]};
+    end
+    if (rst) begin
+        ip_acc <= 17'd0;
+        tcp_acc <= 17'd0;
+    end
+end
+
+// ================================================ per-frame pipeline
+// R1 (cycle a+1): the frame's fields at its last beat (taken every cycle;
+// r1_end marks a frame's end).
+reg        r1_end;
+reg        r1_vlan, r1_etype_k, r1_ip, r1_ver4, r1_ihl5, r1_proto6, r1_frag, r1_doff5;
+reg [3:0]  r1_ihl, r1_doff;
+reg [15:0] r1_tlen;
+reg [31:0] r1_src, r1_dst, r1_seq;
+reg [7:0]  r1_flags;
+always @(posedge clk) begin
+    r1_end <= in_valid && in_last;
+    r1_vlan <= c_vlan; r1_etype_k <= c_etype_k; r1_ip <= c_etype == 16'h0800;
+    r1_ver4 <= c_ver == 4'd4; r1_ihl5 <= c_ihl >= 4'd5; r1_proto6 <= c_proto == 8'd6;
+    r1_frag <= c_frag; r1_doff5 <= c_doff >= 4'd5;
+    r1_ihl <= c_ihl; r1_doff <= c_doff; r1_tlen <= c_tlen;
+    r1_src <= c_src; r1_dst <= c_dst; r1_seq <= c_seq; r1_flags <= c_flags;
+    if (rst)
+        r1_end <= 1'b0;
+end
+
+// popcount of the last beat's keep, 8 lanes at a time
+localparam NG = (KEEP + 7) / 8;
+reg [NG*4-1:0] g_cnt;
+integer g, b;
+always @* begin
+    g_cnt = {NG*4{1'b0}};
+    for (g = 0; g < NG; g = g + 1)
+        for (b = 0; b < 8; b = b + 1)
+            if (8 * g + b < KEEP)
+                g_cnt[4*g +: 4] = g_cnt[4*g +: 4] + {3'd0, s1_keep[8*g + b]};
+end
+
+// R2: keep counts per group, pseudo-header partial sums, the checks that
+// need no frame length.
+wire [15:0] r1_ihl_o = {10'd0, r1_ihl, 2'b00};
+wire [15:0] r1_doff_o = {10'd0, r1_doff, 2'b00};
+wire [15:0] r1_tcp_len = r1_tlen - r1_ihl_o;
+reg        r2_end, r2_vlan, r2_nonip, r2_bad_ip, r2_other, r2_bad_tcp;
+reg [NG*4-1:0] r2_cnt;
+reg [CNT_BITS-3:0] r2_k0;
+reg [15:0] r2_tlen;
+reg [16:0] r2_ps_a, r2_ps_b;
+reg [17:0] r2_ps_c;
+reg [31:0] r2_seq;
+reg [7:0]  r2_flags;
+reg [15:0] r2_plen;
+always @(posedge clk) begin
+    r2_end <= r1_end;
+    r2_vlan <= r1_vlan;
+    r2_nonip <= !r1_etype_k || !r1_ip;
+    r2_bad_ip <= !r1_ver4 || !r1_ihl5 || r1_tlen < r1_ihl_o;
+    r2_other <= !r1_proto6 || r1_frag;
+    r2_bad_tcp <= r1_tlen < r1_ihl_o + 16'd20 || !r1_doff5 || r1_doff_o > r1_tcp_len;
+    r2_cnt <= g_cnt;
+    r2_k0 <= s1_k0[CNT_BITS-3:0];
+    r2_tlen <= r1_tlen;
+    r2_ps_a <= {1'b0, r1_src[31:16]} + {1'b0, r1_src[15:0]};
+    r2_ps_b <= {1'b0, r1_dst[31:16]} + {1'b0, r1_dst[15:0]};
+    r2_ps_c <= {2'b00, r1_tcp_len} + 18'd6;
+    r2_seq <= r1_seq; r2_flags <= r1_flags;
+    r2_plen <= r1_tcp_len - r1_doff_o;
+    if (rst)
+        r2_end <= 1'b0;
+end
+
+// R3: the last beat's octet count, pseudo-header sum.
+reg        r3_end, r3_vlan, r3_nonip, r3_bad_ip, r3_other, r3_bad_tcp;
+reg [7:0]  r3_cnt;
+reg [CNT_BITS-3:0] r3_k0;
+reg [15:0] r3_tlen;
+reg [18:0] r3_ps;
+reg [31:0] r3_seq;
+reg [7:0]  r3_flags;
+reg [15:0] r3_plen;
+reg [7:0]  cnt_sum;
+always @* begin
+    cnt_sum = 8'd0;
+    for (g = 0; g < NG; g = g + 1)
+        cnt_sum = cnt_sum + {4'd0, r2_cnt[4*g +: 4]};
+end
+always @(posedge clk) begin
+    r3_end <= r2_end; r3_vlan <= r2_vlan; r3_nonip <= r2_nonip; r3_bad_ip <= r2_bad_ip;
+    r3_other <= r2_other; r3_bad_tcp <= r2_bad_tcp;
+    r3_cnt <= cnt_sum;
+    r3_k0 <= r2_k0;
+    r3_tlen <= r2_tlen;
+    r3_ps <= {2'b00, r2_ps_a} + {2'b00, r2_ps_b} + {1'b0, r2_ps_c};
+    r3_seq <= r2_seq; r3_flags <= r2_flags; r3_plen <= r2_plen;
+    if (rst)
+        r3_end <= 1'b0;
+end
+
+// R4: the frame length in octets.
+reg        r4_end, r4_vlan, r4_nonip, r4_bad_ip, r4_other, r4_bad_tcp;
+reg [CNT_BITS-1:0] r4_flen;
+reg [15:0] r4_tlen;
+reg [18:0] r4_ps;
+reg [31:0] r4_seq;
+reg [7:0]  r4_flags;
+reg [15:0] r4_plen;
+always @(posedge clk) begin
+    r4_end <= r3_end; r4_vlan <= r3_vlan; r4_nonip <= r3_nonip; r4_bad_ip <= r3_bad_ip;
+    r4_other <= r3_other; r4_bad_tcp <= r3_bad_tcp;
+    r4_flen <= {r3_k0, 2'b00} + {8'd0, r3_cnt};
+    r4_tlen <= r3_tlen;
+    r4_ps <= r3_ps;
+    r4_seq <= r3_seq; r4_flags <= r3_flags; r4_plen <= r3_plen;
+    if (rst)
+        r4_end <= 1'b0;
+end
+
+// R5: the length checks; then the class as far as it does not depend on
+// the checksums (golden/wire's order): pre = 1 decided (cls/drop), else
+// IPv4 checksum, then other (NOT_TCP), then bad TCP header, then TCP
+// checksum.
+wire [CNT_BITS-1:0] r4_ipoff = r4_vlan ? 16'd18 : 16'd14;
+reg        r5_end;
+reg        r5_short, r5_shorttag, r5_nonip, r5_badip, r5_other, r5_bad_tcp;
+reg [18:0] r5_ps;
+reg [31:0] r5_seq;
+reg [7:0]  r5_flags;
+reg [15:0] r5_plen;
+always @(posedge clk) begin
+    r5_end <= r4_end;
+    r5_short <= r4_flen < 16'd14;
+    r5_shorttag <= r4_vlan && r4_flen < 16'd18;
+    r5_nonip <= r4_nonip;
+    r5_badip <= r4_flen < r4_ipoff + 16'd20 || r4_bad_ip ||
+                {1'b0, r4_flen} < {1'b0, r4_ipoff} + {1'b0, r4_tlen};
+    r5_other <= r4_other; r5_bad_tcp <= r4_bad_tcp;
+    r5_ps <= r4_ps;
+    r5_seq <= r4_seq; r5_flags <= r4_flags; r5_plen <= r4_plen;
+    if (rst)
+        r5_end <= 1'b0;
+end
+
+reg        r6_end, r6_pre, r6_other, r6_bad_tcp;
+reg [1:0]  r6_cls, r6_drop;
+reg [18:0] r6_ps;
+reg [31:0] r6_seq;
+reg [7:0]  r6_flags;
+reg [15:0] r6_plen;
+always @(posedge clk) begin
+    r6_end <= r5_end;
+    r6_pre <= 1'b1;
+    r6_cls <= 2'd2; r6_drop <= 2'd1;
+    if (r5_short) begin
+        r6_cls <= 2'd2; r6_drop <= 2'd1;
+    end else if (r5_nonip) begin
+        // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
+        if (!r5_shorttag) begin
+            r6_cls <= 2'd1; r6_drop <= 2'd0;
+        end
+    end else if (!r5_badip)
+        r6_pre <= 1'b0;
+    r6_other <= r5_other; r6_bad_tcp <= r5_bad_tcp;
+    r6_ps <= r5_ps;
+    r6_seq <= r5_seq; r6_flags <= r5_flags; r6_plen <= r5_plen;
+    if (rst)
+        r6_end <= 1'b0;
+end
+
+// The frame record waits in a delay line for its checksums: D cycles from
+// R6 (cycle a+6) to the class stage (cycle a+TL+7); the pseudo-header sum
+// is tapped from slot TL-3 (cycle a+TL+4, with the frame's running sums).
+localparam D = TL + 1;
+localparam RW = 1 + 1 + 2 + 2 + 1 + 1 + 19 + 32 + 8 + 16;
+/* verilator lint_off UNUSEDSIGNAL */
+reg [D*RW-1:0] dly;
+/* verilator lint_on UNUSEDSIGNAL */
+always @(posedge clk) begin
+    dly <= {dly[(D-1)*RW-1:0],
+            r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen};
+    if (rst) begin
+        dly <= {D*RW{1'b0}};
+    end
+end
+wire [18:0]   ps_now = dly[(TL-3)*RW + 56 +: 19];   // cycle a+TL+4
+wire [RW-1:0] q_cls  = dly[(D-1)*RW +: RW];         // cycle a+TL+7
+
+// X1 (cycle a+TL+4, the cycle after the last beat's running sums): TCP sum
+// plus pseudo-header. X2, X3: folds and the compares.
+reg [19:0] x1_tcp;
+reg [16:0] x1_ip;
+reg [16:0] x2_tcp, x2_ip;
+reg        x3_tcp_bad, x3_ip_bad;
+wire [15:0] x3_tcp_f = x2_tcp[15:0] + {15'd0, x2_tcp[16]};   // x2 < 2^16 + 16: no carry
+wire [15:0] x3_ip_f = x2_ip[15:0] + {15'd0, x2_ip[16]};
+always @(posedge clk) begin
+    x1_tcp <= {3'd0, tcp_acc} + {1'b0, ps_now};
+    x1_ip <= ip_acc;
+    x2_tcp <= {1'b0, x1_tcp[15:0]} + {13'd0, x1_tcp[19:16]};
+    x2_ip <= {1'b0, x1_ip[15:0]} + {16'd0, x1_ip[16]};
+    x3_tcp_bad <= x3_tcp_f != 16'hffff;
+    x3_ip_bad <= x3_ip_f != 16'hffff;
+end
+
+// class (cycle a+TL+7); f_valid in cycle a+TL+8
+always @(posedge clk) begin
+    f_valid <= q_cls[RW-1];
+    f_seq <= q_cls[24 +: 32];
+    f_flags <= q_cls[16 +: 8];
+    f_plen <= q_cls[0 +: 16];
+    if (q_cls[RW-2]) begin
+        f_class <= q_cls[RW-3 -: 2];
+        f_drop <= q_cls[RW-5 -: 2];
+    end else if (x3_ip_bad) begin
+        f_class <= 2'd2; f_drop <= 2'd2;
+    end else if (q_cls[RW-7]) begin
+        f_class <= 2'd1; f_drop <= 2'd0;
+    end else if (q_cls[RW-8]) begin
+        f_class <= 2'd2; f_drop <= 2'd1;
+    end else if (x3_tcp_bad) begin
+        f_class <= 2'd2; f_drop <= 2'd3;
+    end else begin
+        f_class <= 2'd0; f_drop <= 2'd0;
+    end
+    if (rst) begin
         f_valid <= 1'b0; f_class <= 2'd0; f_drop <= 2'd0; f_seq <= 32'd0; f_flags <= 8'd0; f_plen <= 16'd0;
     end
 end

@@ -4,6 +4,7 @@ package mparxparse
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"net"
 	"path/filepath"
@@ -27,6 +28,13 @@ type result struct {
 	plen        int
 	payload     []byte // payload words seen (w_pmask), whole words
 	tuple       wire.FourTuple
+}
+
+// Latency is the cycles from a frame's last beat to its f_valid at a data
+// width (rtl/mpa_rx_parse.v's header): 8 plus the levels of the checksum
+// adder tree over the 2*width/32+1 units of a beat.
+func Latency(width int) int {
+	return 8 + bits.Len(uint(2*width/32))
 }
 
 // run drives frames through the parser back to back (with idle cycles when
@@ -70,28 +78,36 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 			owner = append(owner, i)
 		}
 	}
-	n := len(in)/rec + 2
-	in = append(in, make([]uint64, 2*rec)...)
-	owner = append(owner, -1, -1)
+	lat := Latency(width)
+	n := len(in)/rec + lat + 1
+	for range lat + 1 {
+		in = append(in, make([]uint64, rec)...)
+		owner = append(owner, -1)
+	}
 	out := sim.NewOut(n)
 	sim.Step(n, in, out)
 	res := make([]result, len(frames))
 	ow := sim.OutWords()
 	wpb := width / 32
-	ended := -1 // the frame whose last beat was in the previous cycle
+	type end struct{ frame, cycle int }
+	var ended []end // frames whose last beat was in, waiting for f_valid
 	for c := 0; c < n; c++ {
 		o := out[c*ow : (c+1)*ow]
 		if fvalid.Bit(o) {
-			// f_valid follows the frame's last beat by one cycle.
-			require.GreaterOrEqual(t, ended, 0, "f_valid at cycle %d without a frame end", c)
-			r := &res[ended]
+			// f_valid follows the frame's last beat by Latency(width) cycles.
+			require.NotEmpty(t, ended, "f_valid at cycle %d without a frame end", c)
+			require.Equal(t, ended[0].cycle+lat, c, "f_valid of frame %d", ended[0].frame)
+			r := &res[ended[0].frame]
+			ended = ended[1:]
 			r.class, r.drop = fclass.Get(o), fdrop.Get(o)
 			r.seq, r.flags, r.plen = uint32(fseq.Get(o)), uint8(fflags.Get(o)), int(fplen.Get(o))
 		}
-		ended = -1
+		if len(ended) > 0 {
+			require.Less(t, c, ended[0].cycle+lat, "no f_valid for frame %d", ended[0].frame)
+		}
 		if fr := owner[c]; fr >= 0 {
 			if last.Bit(in[c*rec : (c+1)*rec]) {
-				ended = fr
+				ended = append(ended, end{fr, c})
 			}
 			if tdone.Bit(o) {
 				res[fr].tuple = wire.FourTuple{SrcPort: uint16(sport.Get(o)), DstPort: uint16(dport.Get(o))}
