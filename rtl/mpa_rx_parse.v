@@ -22,10 +22,21 @@
  * Ethernet padding excluded). The class is OK, NOT_TCP (not IPv4/TCP or a
  * fragment: software's) or DROP (malformed or a checksum wrong).
  *
- * Latency: w_* are combinational from the input beat (0 cycles). The header
- * fields (*_now) are combinational too, from the beat that holds them on
- * (registered for later beats). f_valid pulses one cycle after the frame's
- * last beat with the frame's class and fields.
+ * Latency (a frame's last beat in cycle a): w_data is the beat's word view
+ * (combinational: in_data and a register); w_pmask marks the payload words
+ * of the previous cycle's beat (from registers). The header fields (*_now,
+ * tuple_done) are combinational from the beat that completes them (then
+ * registered); each field sits at a fixed word once the tag and the IPv4
+ * header length are known, and "word m is in this beat" is a registered
+ * one-hot beat number, so no position is computed on the beat's path.
+ * The checksums go through adder trees over the 16-bit units of each beat
+ * (2 * DATA_WIDTH/32 + 1 leaves, TL = clog2 of that many levels, a register
+ * per level), then into 17-bit running sums with one end-around fold per
+ * beat; the pseudo-header is added and the sums folded and compared in
+ * three more cycles, the class taken in the next. f_valid pulses in cycle
+ * a + L_PARSE, L_PARSE = 8 + TL: 11 / 12 / 13 / 14 cycles at 64 / 128 /
+ * 256 / 512 bits, with the frame's class and fields. Frames of up to
+ * 64 KiB (the 16-bit octet offsets of the headers).
  */
 module mpa_rx_parse #(
     parameter DATA_WIDTH = 64,
@@ -39,7 +50,7 @@ module mpa_rx_parse #(
     input  wire                     in_valid,
     input  wire                     in_last,
 
-    // word view of the current beat
+    // word view of the current beat, payload words of the previous one
     output wire [DATA_WIDTH-1:0]    w_data,
     output wire [DATA_WIDTH/32-1:0] w_pmask,
 
@@ -51,7 +62,7 @@ module mpa_rx_parse #(
     output wire [31:0]              seq_now,
     output wire                     tuple_done, // the 4-tuple completes in this beat
 
-    // per frame, one cycle after its last beat
+    // per frame, L_PARSE cycles after its last beat
     output reg                      f_valid,
     output reg  [1:0]               f_class,    // 0 OK, 1 NOT_TCP, 2 DROP
     output reg  [1:0]               f_drop,     // DROP: 1 malformed, 2 IPv4 checksum, 3 TCP checksum
@@ -86,14 +97,28 @@ reg [31:0] seq_r;
 reg [3:0]  doff_r;   reg doff_k;
 reg [7:0]  flags_r;
 
-// ------------------------------------------------ per-word combinational walk
+// ------------------------------------------------ per-word field selection
 // Fields can complete in the beat that uses them (a wide bus holds several
-// headers in one beat), so each word slot sees the values decided by the
-// slots before it. The checksums are not summed here: the beat and the
-// field values at its end go to the checksum pipeline below.
-integer j;
-reg [CNT_BITS-1:0] k;
-reg [31:0] wd;
+// headers in one beat). Every field sits at a fixed word of the frame once
+// the tag (word 3) and the IPv4 header length (word ipw = 4 or 5) are known:
+// "word m is in this beat" is the registered beat number bn (one-hot) at
+// m / WPB, and word m is slot m % WPB. The tag and the header length are
+// taken from this beat when they are in it (else from the registers), the
+// fields from their words when those are in this beat. A field is final
+// from its word on, and nothing is read at a word before the fields that
+// locate it, so these end-of-beat values are what a word-by-word walk sees.
+localparam NB = 23 / WPB + 1;          // beats that hold words 0 .. 23
+localparam MAXW = 23;                  // last word at a field: tw + 3 <= 20 + 3
+reg [NB-1:0] bn;                       // one-hot beat number (0 past NB-1)
+reg [CNT_BITS-1:0] kq [0:WPB-1];       // word index of each slot
+
+/* verilator lint_off UNUSEDSIGNAL */
+function [31:0] wordm(input [DATA_WIDTH-1:0] wv, input integer m);
+    wordm = wv[32*(m % WPB) +: 32];
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+integer j, m, d;
 reg        c_vlan, c_vlan_k, c_etype_k, c_ihl_k, c_doff_k;
 reg [15:0] c_etype;
 reg [3:0]  c_ihl, c_ver, c_doff;
@@ -103,75 +128,113 @@ reg        c_frag;
 reg [31:0] c_src, c_dst, c_seq;
 reg [15:0] c_sport, c_dport;
 reg        c_tuple_done;
-reg [CNT_BITS-1:0] ipw, tw, pw, endb;  // word of IPv4 start, TCP start, payload start; IPv4 end octet+2
-reg [WPB-1:0] c_pmask;
+reg [CNT_BITS-1:0] ipw, tw;            // word of IPv4 start, TCP start
+reg [15:0] w3, w4;
+reg [31:0] wi;
+reg [15:0] et3;
+reg [4:0]  fv0, fv1;                   // IPv4 header word d in this beat (no tag / tag)
+reg [3:0]  ihl0, ihl1;                 // the header length without / with a tag
+reg [MAXW:0] hit_tw;                   // word m is the first TCP word
+reg [WPB-1:0] s_tu, s_sq, s_do;        // slot holds the ports / sequence / data offset word
 
 always @* begin
-    c_vlan = vlan_r; c_vlan_k = vlan_k; c_etype = etype_r; c_etype_k = etype_k;
-    c_ihl = ihl_r; c_ihl_k = ihl_k; c_ver = ver_r; c_tlen = tlen_r; c_proto = proto_r; c_frag = frag_r;
-    c_src = src_r; c_dst = dst_r; c_sport = sport_r; c_dport = dport_r; c_seq = seq_r;
-    c_doff = doff_r; c_doff_k = doff_k; c_flags = flags_r;
-    c_tuple_done = 1'b0;
-    c_pmask = {WPB{1'b0}};
-    if (!in_frame) begin
-        c_vlan_k = 1'b0; c_etype_k = 1'b0; c_ihl_k = 1'b0; c_doff_k = 1'b0;
+    wi = wordm(w_data, 3);
+    w3 = wi[31:16];
+    wi = wordm(w_data, 4);
+    w4 = wi[31:16];
+    et3 = {w3[7:0], w3[15:8]};
+    // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
+    c_vlan = bn[3 / WPB] ? et3 == 16'h8100 : vlan_r;
+    c_vlan_k = bn[3 / WPB] || (in_frame && vlan_k);
+    c_etype = bn[3 / WPB] ? et3 : etype_r;
+    c_etype_k = bn[3 / WPB] ? !c_vlan : in_frame && etype_k;
+    if (c_vlan && bn[4 / WPB]) begin
+        c_etype = {w4[7:0], w4[15:8]};
+        c_etype_k = 1'b1;
     end
+    // IPv4 header: word ipw + d
+    for (d = 0; d < 5; d = d + 1) begin
+        fv0[d] = bn[(4 + d) / WPB];
+        fv1[d] = bn[(5 + d) / WPB];
+    end
+    c_ver = ver_r; c_ihl = ihl_r; c_tlen = tlen_r; c_frag = frag_r; c_proto = proto_r;
+    c_src = src_r; c_dst = dst_r;
+    c_ihl_k = in_frame && ihl_k;
+    wi = wordm(w_data, 4);
+    ihl0 = fv0[0] ? wi[3:0] : ihl_r;
+    wi = wordm(w_data, 5);
+    ihl1 = fv1[0] ? wi[3:0] : ihl_r;
+    if (c_vlan ? fv1[0] : fv0[0]) begin
+        wi = c_vlan ? wordm(w_data, 5) : wordm(w_data, 4);
+        c_ver = wi[7:4];
+        c_ihl = wi[3:0];
+        c_ihl_k = 1'b1;
+        c_tlen = {wi[23:16], wi[31:24]};
+    end
+    if (c_vlan ? fv1[1] : fv0[1]) begin
+        wi = c_vlan ? wordm(w_data, 6) : wordm(w_data, 5);
+        c_frag = wi[21] || wi[20:16] != 5'd0 || wi[31:24] != 8'd0;
+    end
+    if (c_vlan ? fv1[2] : fv0[2]) begin
+        wi = c_vlan ? wordm(w_data, 7) : wordm(w_data, 6);
+        c_proto = wi[15:8];
+    end
+    if (c_vlan ? fv1[3] : fv0[3]) begin
+        wi = c_vlan ? wordm(w_data, 8) : wordm(w_data, 7);
+        c_src = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+    end
+    if (c_vlan ? fv1[4] : fv0[4]) begin
+        wi = c_vlan ? wordm(w_data, 9) : wordm(w_data, 8);
+        c_dst = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+    end
+    ipw = c_vlan ? 16'd5 : 16'd4;
+    tw = ipw + {12'd0, c_ihl};
+    // TCP header: the first TCP word is tw = ipw + ihl (from ipw on, so a
+    // stale header length never points into a beat before the header's)
+    hit_tw = {(MAXW+1){1'b0}};
+    for (m = 4; m <= 20; m = m + 1)
+        hit_tw[m] = c_vlan ? (m >= 5 && {28'd0, ihl1} == m - 5) : {28'd0, ihl0} == m - 4;
+    s_tu = {WPB{1'b0}}; s_sq = {WPB{1'b0}}; s_do = {WPB{1'b0}};
+    for (m = 4; m <= 20; m = m + 1) begin
+        if (bn[m / WPB] && hit_tw[m])
+            s_tu[m % WPB] = 1'b1;
+        if (bn[(m + 1) / WPB] && hit_tw[m])
+            s_sq[(m + 1) % WPB] = 1'b1;
+        if (bn[(m + 3) / WPB] && hit_tw[m])
+            s_do[(m + 3) % WPB] = 1'b1;
+    end
+    c_sport = sport_r; c_dport = dport_r; c_seq = seq_r; c_doff = doff_r; c_flags = flags_r;
+    c_doff_k = in_frame && doff_k;
+    c_tuple_done = |s_tu;
     for (j = 0; j < WPB; j = j + 1) begin
-        k = beat_base + j[CNT_BITS-1:0];
-        wd = w_data[32*j +: 32];
-        // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
-        if (k == 16'd3) begin
-            c_etype = {wd[23:16], wd[31:24]};
-            c_vlan = c_etype == 16'h8100;
-            c_vlan_k = 1'b1;
-            c_etype_k = !c_vlan;
+        wi = w_data[32*j +: 32];
+        if (s_tu[j]) begin
+            c_sport = {wi[7:0], wi[15:8]};
+            c_dport = {wi[23:16], wi[31:24]};
         end
-        if (c_vlan && k == 16'd4) begin
-            c_etype = {wd[23:16], wd[31:24]};
-            c_etype_k = 1'b1;
-        end
-        ipw = c_vlan ? 16'd5 : 16'd4;
-        // IPv4 header
-        if (c_etype_k && k == ipw) begin
-            c_ver = wd[7:4];
-            c_ihl = wd[3:0];
-            c_ihl_k = 1'b1;
-            c_tlen = {wd[23:16], wd[31:24]};
-        end
-        if (c_etype_k && k == ipw + 16'd1)
-            c_frag = wd[21] || wd[20:16] != 5'd0 || wd[31:24] != 8'd0;
-        if (c_etype_k && k == ipw + 16'd2)
-            c_proto = wd[15:8];
-        if (c_etype_k && k == ipw + 16'd3)
-            c_src = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        if (c_etype_k && k == ipw + 16'd4)
-            c_dst = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        tw = ipw + {12'd0, c_ihl};
-        // octet offset (+2) just past the IPv4 datagram
-        endb = {ipw[13:0], 2'b00} + c_tlen;
-        // TCP header
-        if (c_ihl_k && k == tw) begin
-            c_sport = {wd[7:0], wd[15:8]};
-            c_dport = {wd[23:16], wd[31:24]};
-            c_tuple_done = 1'b1;
-        end
-        if (c_ihl_k && k == tw + 16'd1)
-            c_seq = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        if (c_ihl_k && k == tw + 16'd3) begin
-            c_doff = wd[7:4];
+        if (s_sq[j])
+            c_seq = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+        if (s_do[j]) begin
+            c_doff = wi[7:4];
             c_doff_k = 1'b1;
-            c_flags = wd[15:8];
+            c_flags = wi[15:8];
         end
-        pw = tw + {12'd0, c_doff};
-        // payload words of IPv4/TCP datagrams only (not fragments): other
-        // frames have no payload for the walker
-        if (c_doff_k && k >= pw && {k[13:0], 2'b00} < endb && c_etype == 16'h0800 && c_ver == 4'd4 &&
-            c_proto == 8'd6 && !c_frag)
-            c_pmask[j] = 1'b1;
     end
 end
 
-assign w_pmask = c_pmask;
+always @(posedge clk) begin
+    if (in_valid) begin
+        bn <= in_last ? {{(NB-1){1'b0}}, 1'b1} : {bn[NB-2:0], 1'b0};
+        for (j = 0; j < WPB; j = j + 1)
+            kq[j] <= in_last ? j[CNT_BITS-1:0] : kq[j] + WPB[CNT_BITS-1:0];
+    end
+    if (rst) begin
+        bn <= {{(NB-1){1'b0}}, 1'b1};
+        for (j = 0; j < WPB; j = j + 1)
+            kq[j] <= j[CNT_BITS-1:0];
+    end
+end
+
 assign src_ip_now = c_src;
 assign dst_ip_now = c_dst;
 assign src_port_now = c_sport;
@@ -183,9 +246,8 @@ assign tuple_done = in_valid && c_tuple_done;
 // mask) is decided by values that are final from the word that sets them
 // on, and no word before that one is summed: the end-of-beat values decide
 // every word of the beat as the walk above would.
-wire [CNT_BITS-1:0] e_ipw  = c_vlan ? 16'd5 : 16'd4;
-wire [CNT_BITS-1:0] e_tw   = e_ipw + {12'd0, c_ihl};
-wire [CNT_BITS-1:0] e_endb = {e_ipw[13:0], 2'b00} + c_tlen;
+// octet offset (+2) just past the IPv4 datagram
+wire [CNT_BITS-1:0] e_endb = {ipw[13:0], 2'b00} + c_tlen;
 
 always @(posedge clk) begin
     if (in_valid) begin
@@ -217,6 +279,10 @@ reg [15:0]           s1_top;      // the top two lanes (a last beat's tail)
 reg [KEEP-1:0]       s1_keep;
 reg [CNT_BITS-1:0]   s1_k0, s1_ipw, s1_tw, s1_endb;
 reg                  s1_ihl_k;
+reg [CNT_BITS-1:0]   s1_tw3;
+reg [3:0]            s1_doff;
+reg [WPB*CNT_BITS-1:0] s1_kq;
+reg                  s1_pm_ok;     // an IPv4/TCP datagram, not a fragment, its data offset seen
 always @(posedge clk) begin
     s1_valid <= in_valid;
     s1_first <= !in_frame;
@@ -225,11 +291,30 @@ always @(posedge clk) begin
     s1_top <= {in_data[DATA_WIDTH-16 +: 8], in_data[DATA_WIDTH-8 +: 8]};
     s1_keep <= in_keep;
     s1_k0 <= beat_base;
-    s1_ipw <= e_ipw; s1_tw <= e_tw; s1_endb <= e_endb;
+    s1_ipw <= ipw; s1_tw <= tw; s1_endb <= e_endb;
     s1_ihl_k <= c_ihl_k;
+    s1_tw3 <= {12'd0, c_ihl} + (c_vlan ? 16'd8 : 16'd7);
+    s1_doff <= c_doff;
+    for (j = 0; j < WPB; j = j + 1)
+        s1_kq[j*CNT_BITS +: CNT_BITS] <= kq[j];
+    s1_pm_ok <= c_doff_k && c_etype == 16'h0800 && c_ver == 4'd4 && c_proto == 8'd6 && !c_frag;
     if (rst)
         s1_valid <= 1'b0;
 end
+
+// The payload-word mask of the beat of the previous cycle: words from the
+// data offset's word (tw + 3) and the payload's first word (pw) on, before
+// the datagram's end (the walk's test on the end-of-beat values).
+reg [WPB-1:0] c_pmask;
+reg [CNT_BITS-1:0] kk;
+always @* begin
+    for (j = 0; j < WPB; j = j + 1) begin
+        kk = s1_kq[j*CNT_BITS +: CNT_BITS];
+        c_pmask[j] = s1_valid && s1_pm_ok && kk >= s1_tw3 && kk >= s1_tw + {12'd0, s1_doff} &&
+                     {kk[13:0], 2'b00} < s1_endb;
+    end
+end
+assign w_pmask = c_pmask;
 
 // S2: the positions relative to the beat, clamped to what the compares of
 // S3 need: the first IPv4 header word and the first TCP word in [0, WPB],

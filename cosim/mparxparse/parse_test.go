@@ -4,7 +4,6 @@ package mparxparse
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"net"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -28,13 +28,6 @@ type result struct {
 	plen        int
 	payload     []byte // payload words seen (w_pmask), whole words
 	tuple       wire.FourTuple
-}
-
-// Latency is the cycles from a frame's last beat to its f_valid at a data
-// width (rtl/mpa_rx_parse.v's header): 8 plus the levels of the checksum
-// adder tree over the 2*width/32+1 units of a beat.
-func Latency(width int) int {
-	return 8 + bits.Len(uint(2*width/32))
 }
 
 // run drives frames through the parser back to back (with idle cycles when
@@ -78,7 +71,7 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 			owner = append(owner, i)
 		}
 	}
-	lat := Latency(width)
+	lat := cycle.LParse(width)
 	n := len(in)/rec + lat + 1
 	for range lat + 1 {
 		in = append(in, make([]uint64, rec)...)
@@ -94,7 +87,7 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 	for c := 0; c < n; c++ {
 		o := out[c*ow : (c+1)*ow]
 		if fvalid.Bit(o) {
-			// f_valid follows the frame's last beat by Latency(width) cycles.
+			// f_valid follows the frame's last beat by L_PARSE cycles.
 			require.NotEmpty(t, ended, "f_valid at cycle %d without a frame end", c)
 			require.Equal(t, ended[0].cycle+lat, c, "f_valid of frame %d", ended[0].frame)
 			r := &res[ended[0].frame]
@@ -116,13 +109,18 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 				ip = dip.Get(o)
 				res[fr].tuple.DstIP = [4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)}
 			}
-			wv := wdata.AppendBytes(nil, o)
+		}
+		// w_pmask marks the words of the previous cycle's beat.
+		if c > 0 && owner[c-1] >= 0 {
+			wv := wdata.AppendBytes(nil, out[(c-1)*ow:c*ow])
 			m := pmask.Get(o)
 			for j := 0; j < wpb; j++ {
 				if m>>j&1 != 0 {
-					res[fr].payload = append(res[fr].payload, wv[4*j:4*j+4]...)
+					res[owner[c-1]].payload = append(res[owner[c-1]].payload, wv[4*j:4*j+4]...)
 				}
 			}
+		} else {
+			require.Zero(t, pmask.Get(o), "w_pmask at cycle %d after no beat", c)
 		}
 	}
 	return res
