@@ -96,6 +96,8 @@ wire [FIFO_BITS:0] ff_count;
 wire ff_in_ready;
 wire info_in_ready;
 wire [4:0] info_count_unused;
+wire info_valid;
+wire info_pop;
 
 // A frame as long as the whole FIFO can never be stored: take the rest of
 // it and drop it (the FIFO then holds only this frame's stored beats).
@@ -255,13 +257,15 @@ reg [LX_W-1:0] frm_x;
 reg frm_match;
 reg [IDX_BITS-1:0] frm_idx;
 always @(posedge clk) begin
+    // a frame's record is queued two cycles after its last beat (fr_end2),
+    // after its lookup; the next frame's lookup can complete in that cycle
+    if (fr_end2)
+        frm_match <= 1'b0;
     if (lk_pend) begin
         frm_match <= lk_match;
         frm_idx <= lk_idx_q;
         frm_x <= lk_x;
     end
-    if (f_valid) // the next frame's lookup cannot complete before this
-        frm_match <= 1'b0;
     if (rst)
         frm_match <= 1'b0;
 end
@@ -300,7 +304,17 @@ always @(posedge clk) begin
 end
 
 // the frame octet offset of the TCP payload (word k of the word view holds
-// octets 4k-2 .. 4k+1; a beat completes words WPB*b .. WPB*b+WPB-1)
+// octets 4k-2 .. 4k+1; a beat completes words WPB*b .. WPB*b+WPB-1); the
+// parser's w_pmask marks the words of the previous cycle's beat
+reg        q_beat_ok, q_last;
+reg [13-$clog2(WPB):0] q_cur_beats;
+always @(posedge clk) begin
+    q_beat_ok <= beat_ok;
+    q_last <= s_axis_tlast;
+    q_cur_beats <= cur_beats[13-$clog2(WPB):0];
+    if (rst)
+        q_beat_ok <= 1'b0;
+end
 reg [15:0] p0;
 reg        p0_seen;
 reg [15:0] p0_now;
@@ -309,13 +323,13 @@ always @* begin
     p0_now = 16'd0;
     for (pj = WPB - 1; pj >= 0; pj = pj - 1)
         if (w_pmask[pj])
-            p0_now = {cur_beats[13-$clog2(WPB):0], pj[$clog2(WPB)-1:0], 2'b00} - 16'd2;
+            p0_now = {q_cur_beats, pj[$clog2(WPB)-1:0], 2'b00} - 16'd2;
 end
 always @(posedge clk) begin
-    if (beat_ok) begin
+    if (q_beat_ok) begin
         if (!p0_seen && w_pmask != {WPB{1'b0}})
             p0 <= p0_now;
-        p0_seen <= s_axis_tlast ? 1'b0 : p0_seen || w_pmask != {WPB{1'b0}};
+        p0_seen <= q_last ? 1'b0 : p0_seen || w_pmask != {WPB{1'b0}};
     end
     if (rst) begin
         p0_seen <= 1'b0;
@@ -327,14 +341,14 @@ end
 // The word view is delayed three beats so that the lookup is done before the
 // walker sees a frame's first payload word.
 reg [DATA_WIDTH-1:0] d1_data, d2_data, d3_data;
-reg [WPB-1:0]        d1_pmask, d2_pmask, d3_pmask;
+reg [WPB-1:0]        d2_pmask, d3_pmask;   // w_pmask is a cycle behind w_data
 reg                  d1_valid, d2_valid, d3_valid, d1_last, d2_last, d3_last;
 reg                  d1_nw, d2_nw, d3_nw;   // the beat was not stored: no records from it
 reg [31:0]           d1_seq, d2_seq, d3_seq;
 always @(posedge clk) begin
-    d1_data <= w_data; d1_pmask <= w_pmask; d1_valid <= beat_ok; d1_last <= s_axis_tlast; d1_seq <= seq_now;
+    d1_data <= w_data; d1_valid <= beat_ok; d1_last <= s_axis_tlast; d1_seq <= seq_now;
     d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw;
-    d2_data <= d1_data; d2_pmask <= d1_pmask; d2_valid <= d1_valid; d2_last <= d1_last; d2_seq <= d1_seq;
+    d2_data <= d1_data; d2_pmask <= w_pmask; d2_valid <= d1_valid; d2_last <= d1_last; d2_seq <= d1_seq;
     d3_data <= d2_data; d3_pmask <= d2_pmask; d3_valid <= d2_valid; d3_last <= d2_last; d3_seq <= d2_seq;
     if (rst) begin
         d1_valid <= 1'b0;
@@ -367,26 +381,50 @@ mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
 
 // ------------------------------------------------------------------ frame records
 // class, drop, seq, flags, plen, match, idx, beats stored, oversize
-localparam INFO_W = 2 + 2 + 32 + 8 + 16 + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
+// Two queues, one entry per frame each, popped together with the walker's
+// summary: the lookup and ingress part, written two cycles after the
+// frame's last beat (fr_end2: its payload offset p0 is known), and the
+// parser's part, written at its f_valid
+// (L_PARSE cycles after the last beat, well before the summary).
+localparam PI_W = 2 + 2 + 32 + 8 + 16;
+localparam INFO_W = PI_W + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
 reg [15:0] fr_beats;   // beats of the ending frame written to the FIFO
 reg        fr_over;
+reg        fr_end, fr_end2;   // one, two cycles after a frame's last beat
+reg [15:0] fr_beats2;
+reg        fr_over2;
 always @(posedge clk) begin
+    fr_end <= beat_ok && s_axis_tlast;
+    fr_end2 <= fr_end;
     if (beat_ok && s_axis_tlast) begin
         fr_beats <= cur_beats + (ff_write ? 16'd1 : 16'd0);
         fr_over <= overflow || !ff_write || s_axis_tuser;
     end
+    fr_beats2 <= fr_beats;
+    fr_over2 <= fr_over;
+    if (rst) begin
+        fr_end <= 1'b0;
+        fr_end2 <= 1'b0;
+    end
 end
-wire [INFO_W-1:0] info_in = {lk_pend ? lk_x : frm_x, p0, fr_over, fr_beats, lk_pend ? lk_idx_q : frm_idx, lk_pend ? lk_match : frm_match,
-                             f_plen, f_flags, f_seq, f_drop, f_class};
-wire [INFO_W-1:0] info_head;
-wire info_valid;
-wire info_pop;
-mpa_rx_fifo #(.WIDTH(INFO_W), .DEPTH(16)) info_fifo (
+wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over2, fr_beats2, frm_idx, frm_match};
+wire [INFO_W-PI_W-1:0] side_head;
+wire side_valid, side_in_ready;
+wire [4:0] side_count_unused;
+mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(16)) info_fifo (
     .clk(clk), .rst(rst),
-    .in_data(info_in), .in_valid(f_valid), .in_ready(info_in_ready),
-    .out_data(info_head), .out_valid(info_valid), .out_ready(info_pop),
+    .in_data(side_in), .in_valid(fr_end2), .in_ready(side_in_ready),
+    .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
+    .count(side_count_unused)
+);
+wire [PI_W-1:0] pinfo_head;
+mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(16)) pinfo_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
+    .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
     .count(info_count_unused)
 );
+wire [INFO_W-1:0] info_head = {side_head, pinfo_head};
 
 // ------------------------------------------------------------------ verdict
 // V0: the walker's summary and the frame record meet; read the context.
@@ -665,7 +703,7 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
     .m_host_ready(m_host_ready)
 );
 
-wire unused = &{1'b0, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
+wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
                  tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3]};
 
@@ -696,12 +734,13 @@ always @(posedge clk) begin
         assert (!beat_ok || (s_axis_tkeep[0] && (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == {KEEP_WIDTH{1'b0}}))
             else $error("mpa_rx: s_axis_tkeep %h not contiguous from lane 0", s_axis_tkeep);
         assert (!ff_write || ff_in_ready) else $error("mpa_rx: frame FIFO written when full");
-        assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
+        assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO (parser) written when full");
+        assert (!fr_end2 || side_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
         assert (!(lk_pend || wp_push_nt) || wp_in_ready) else $error("mpa_rx: walker-parameter FIFO written when full");
         assert (!v1 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
         assert (!tok_push || tok_in_ready) else $error("mpa_rx: token FIFO full");
         assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
-        assert (!sum_valid || info_valid) else $error("mpa_rx: walker summary without a frame record");
+        assert (!sum_valid || (info_valid && side_valid)) else $error("mpa_rx: walker summary without a frame record");
         assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
         assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
         assert (!e2_done || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");

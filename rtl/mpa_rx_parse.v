@@ -22,10 +22,21 @@
  * Ethernet padding excluded). The class is OK, NOT_TCP (not IPv4/TCP or a
  * fragment: software's) or DROP (malformed or a checksum wrong).
  *
- * Latency: w_* are combinational from the input beat (0 cycles). The header
- * fields (*_now) are combinational too, from the beat that holds them on
- * (registered for later beats). f_valid pulses one cycle after the frame's
- * last beat with the frame's class and fields.
+ * Latency (a frame's last beat in cycle a): w_data is the beat's word view
+ * (combinational: in_data and a register); w_pmask marks the payload words
+ * of the previous cycle's beat (from registers). The header fields (*_now,
+ * tuple_done) are combinational from the beat that completes them (then
+ * registered); each field sits at a fixed word once the tag and the IPv4
+ * header length are known, and "word m is in this beat" is a registered
+ * one-hot beat number, so no position is computed on the beat's path.
+ * The checksums go through adder trees over the 16-bit units of each beat
+ * (2 * DATA_WIDTH/32 + 1 leaves, TL = clog2 of that many levels, a register
+ * per level), then into 17-bit running sums with one end-around fold per
+ * beat; the pseudo-header is added and the sums folded and compared in
+ * three more cycles, the class taken in the next. f_valid pulses in cycle
+ * a + L_PARSE, L_PARSE = 8 + TL: 11 / 12 / 13 / 14 cycles at 64 / 128 /
+ * 256 / 512 bits, with the frame's class and fields. Frames of up to
+ * 64 KiB (the 16-bit octet offsets of the headers).
  */
 module mpa_rx_parse #(
     parameter DATA_WIDTH = 64,
@@ -39,7 +50,7 @@ module mpa_rx_parse #(
     input  wire                     in_valid,
     input  wire                     in_last,
 
-    // word view of the current beat
+    // word view of the current beat, payload words of the previous one
     output wire [DATA_WIDTH-1:0]    w_data,
     output wire [DATA_WIDTH/32-1:0] w_pmask,
 
@@ -51,7 +62,7 @@ module mpa_rx_parse #(
     output wire [31:0]              seq_now,
     output wire                     tuple_done, // the 4-tuple completes in this beat
 
-    // per frame, one cycle after its last beat
+    // per frame, L_PARSE cycles after its last beat
     output reg                      f_valid,
     output reg  [1:0]               f_class,    // 0 OK, 1 NOT_TCP, 2 DROP
     output reg  [1:0]               f_drop,     // DROP: 1 malformed, 2 IPv4 checksum, 3 TCP checksum
@@ -85,15 +96,29 @@ reg [15:0] sport_r, dport_r;
 reg [31:0] seq_r;
 reg [3:0]  doff_r;   reg doff_k;
 reg [7:0]  flags_r;
-reg [31:0] ipsum_r, tcpsum_r;  // ones' complement sums, folded at the end
 
-// ------------------------------------------------ per-word combinational walk
+// ------------------------------------------------ per-word field selection
 // Fields can complete in the beat that uses them (a wide bus holds several
-// headers in one beat), so each word slot sees the values decided by the
-// slots before it.
-integer j;
-reg [CNT_BITS-1:0] k;
-reg [31:0] wd;
+// headers in one beat). Every field sits at a fixed word of the frame once
+// the tag (word 3) and the IPv4 header length (word ipw = 4 or 5) are known:
+// "word m is in this beat" is the registered beat number bn (one-hot) at
+// m / WPB, and word m is slot m % WPB. The tag and the header length are
+// taken from this beat when they are in it (else from the registers), the
+// fields from their words when those are in this beat. A field is final
+// from its word on, and nothing is read at a word before the fields that
+// locate it, so these end-of-beat values are what a word-by-word walk sees.
+localparam NB = 23 / WPB + 1;          // beats that hold words 0 .. 23
+localparam MAXW = 23;                  // last word at a field: tw + 3 <= 20 + 3
+reg [NB-1:0] bn;                       // one-hot beat number (0 past NB-1)
+reg [CNT_BITS-1:0] kq [0:WPB-1];       // word index of each slot
+
+/* verilator lint_off UNUSEDSIGNAL */
+function [31:0] wordm(input [DATA_WIDTH-1:0] wv, input integer m);
+    wordm = wv[32*(m % WPB) +: 32];
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+integer j, m, d;
 reg        c_vlan, c_vlan_k, c_etype_k, c_ihl_k, c_doff_k;
 reg [15:0] c_etype;
 reg [3:0]  c_ihl, c_ver, c_doff;
@@ -103,114 +128,113 @@ reg        c_frag;
 reg [31:0] c_src, c_dst, c_seq;
 reg [15:0] c_sport, c_dport;
 reg        c_tuple_done;
-reg [CNT_BITS-1:0] ipw, tw, pw, endb;  // word of IPv4 start, TCP start, payload start; IPv4 end octet+2
-reg [31:0] c_ipsum, c_tcpsum;
-reg [WPB-1:0] c_pmask;
-reg [15:0] u0, u1;
+reg [CNT_BITS-1:0] ipw, tw;            // word of IPv4 start, TCP start
+reg [15:0] w3, w4;
+reg [31:0] wi;
+reg [15:0] et3;
+reg [4:0]  fv0, fv1;                   // IPv4 header word d in this beat (no tag / tag)
+reg [3:0]  ihl0, ihl1;                 // the header length without / with a tag
+reg [MAXW:0] hit_tw;                   // word m is the first TCP word
+reg [WPB-1:0] s_tu, s_sq, s_do;        // slot holds the ports / sequence / data offset word
 
 always @* begin
-    c_vlan = vlan_r; c_vlan_k = vlan_k; c_etype = etype_r; c_etype_k = etype_k;
-    c_ihl = ihl_r; c_ihl_k = ihl_k; c_ver = ver_r; c_tlen = tlen_r; c_proto = proto_r; c_frag = frag_r;
-    c_src = src_r; c_dst = dst_r; c_sport = sport_r; c_dport = dport_r; c_seq = seq_r;
-    c_doff = doff_r; c_doff_k = doff_k; c_flags = flags_r;
-    c_ipsum = in_frame ? ipsum_r : 32'd0;
-    c_tcpsum = in_frame ? tcpsum_r : 32'd0;
-    c_tuple_done = 1'b0;
-    c_pmask = {WPB{1'b0}};
-    if (!in_frame) begin
-        c_vlan_k = 1'b0; c_etype_k = 1'b0; c_ihl_k = 1'b0; c_doff_k = 1'b0;
+    wi = wordm(w_data, 3);
+    w3 = wi[31:16];
+    wi = wordm(w_data, 4);
+    w4 = wi[31:16];
+    et3 = {w3[7:0], w3[15:8]};
+    // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
+    c_vlan = bn[3 / WPB] ? et3 == 16'h8100 : vlan_r;
+    c_vlan_k = bn[3 / WPB] || (in_frame && vlan_k);
+    c_etype = bn[3 / WPB] ? et3 : etype_r;
+    c_etype_k = bn[3 / WPB] ? !c_vlan : in_frame && etype_k;
+    if (c_vlan && bn[4 / WPB]) begin
+        c_etype = {w4[7:0], w4[15:8]};
+        c_etype_k = 1'b1;
     end
+    // IPv4 header: word ipw + d
+    for (d = 0; d < 5; d = d + 1) begin
+        fv0[d] = bn[(4 + d) / WPB];
+        fv1[d] = bn[(5 + d) / WPB];
+    end
+    c_ver = ver_r; c_ihl = ihl_r; c_tlen = tlen_r; c_frag = frag_r; c_proto = proto_r;
+    c_src = src_r; c_dst = dst_r;
+    c_ihl_k = in_frame && ihl_k;
+    wi = wordm(w_data, 4);
+    ihl0 = fv0[0] ? wi[3:0] : ihl_r;
+    wi = wordm(w_data, 5);
+    ihl1 = fv1[0] ? wi[3:0] : ihl_r;
+    if (c_vlan ? fv1[0] : fv0[0]) begin
+        wi = c_vlan ? wordm(w_data, 5) : wordm(w_data, 4);
+        c_ver = wi[7:4];
+        c_ihl = wi[3:0];
+        c_ihl_k = 1'b1;
+        c_tlen = {wi[23:16], wi[31:24]};
+    end
+    if (c_vlan ? fv1[1] : fv0[1]) begin
+        wi = c_vlan ? wordm(w_data, 6) : wordm(w_data, 5);
+        c_frag = wi[21] || wi[20:16] != 5'd0 || wi[31:24] != 8'd0;
+    end
+    if (c_vlan ? fv1[2] : fv0[2]) begin
+        wi = c_vlan ? wordm(w_data, 7) : wordm(w_data, 6);
+        c_proto = wi[15:8];
+    end
+    if (c_vlan ? fv1[3] : fv0[3]) begin
+        wi = c_vlan ? wordm(w_data, 8) : wordm(w_data, 7);
+        c_src = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+    end
+    if (c_vlan ? fv1[4] : fv0[4]) begin
+        wi = c_vlan ? wordm(w_data, 9) : wordm(w_data, 8);
+        c_dst = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+    end
+    ipw = c_vlan ? 16'd5 : 16'd4;
+    tw = ipw + {12'd0, c_ihl};
+    // TCP header: the first TCP word is tw = ipw + ihl (from ipw on, so a
+    // stale header length never points into a beat before the header's)
+    hit_tw = {(MAXW+1){1'b0}};
+    for (m = 4; m <= 20; m = m + 1)
+        hit_tw[m] = c_vlan ? (m >= 5 && {28'd0, ihl1} == m - 5) : {28'd0, ihl0} == m - 4;
+    s_tu = {WPB{1'b0}}; s_sq = {WPB{1'b0}}; s_do = {WPB{1'b0}};
+    for (m = 4; m <= 20; m = m + 1) begin
+        if (bn[m / WPB] && hit_tw[m])
+            s_tu[m % WPB] = 1'b1;
+        if (bn[(m + 1) / WPB] && hit_tw[m])
+            s_sq[(m + 1) % WPB] = 1'b1;
+        if (bn[(m + 3) / WPB] && hit_tw[m])
+            s_do[(m + 3) % WPB] = 1'b1;
+    end
+    c_sport = sport_r; c_dport = dport_r; c_seq = seq_r; c_doff = doff_r; c_flags = flags_r;
+    c_doff_k = in_frame && doff_k;
+    c_tuple_done = |s_tu;
     for (j = 0; j < WPB; j = j + 1) begin
-        k = beat_base + j[CNT_BITS-1:0];
-        wd = w_data[32*j +: 32];
-        ipw = c_vlan ? 16'd5 : 16'd4;
-        tw = ipw + {12'd0, c_ihl};
-        pw = tw + {12'd0, c_doff};
-        // octet offset (+2) just past the IPv4 datagram
-        endb = {ipw[13:0], 2'b00} + c_tlen;
-        // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
-        if (k == 16'd3) begin
-            c_etype = {wd[23:16], wd[31:24]};
-            c_vlan = c_etype == 16'h8100;
-            c_vlan_k = 1'b1;
-            c_etype_k = !c_vlan;
+        wi = w_data[32*j +: 32];
+        if (s_tu[j]) begin
+            c_sport = {wi[7:0], wi[15:8]};
+            c_dport = {wi[23:16], wi[31:24]};
         end
-        if (c_vlan && k == 16'd4) begin
-            c_etype = {wd[23:16], wd[31:24]};
-            c_etype_k = 1'b1;
-        end
-        ipw = c_vlan ? 16'd5 : 16'd4;
-        // IPv4 header
-        if (c_etype_k && k == ipw) begin
-            c_ver = wd[7:4];
-            c_ihl = wd[3:0];
-            c_ihl_k = 1'b1;
-            c_tlen = {wd[23:16], wd[31:24]};
-        end
-        if (c_etype_k && k == ipw + 16'd1)
-            c_frag = wd[21] || wd[20:16] != 5'd0 || wd[31:24] != 8'd0;
-        if (c_etype_k && k == ipw + 16'd2)
-            c_proto = wd[15:8];
-        if (c_etype_k && k == ipw + 16'd3)
-            c_src = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        if (c_etype_k && k == ipw + 16'd4)
-            c_dst = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        tw = ipw + {12'd0, c_ihl};
-        endb = {ipw[13:0], 2'b00} + c_tlen;
-        // TCP header
-        if (c_ihl_k && k == tw) begin
-            c_sport = {wd[7:0], wd[15:8]};
-            c_dport = {wd[23:16], wd[31:24]};
-            c_tuple_done = 1'b1;
-        end
-        if (c_ihl_k && k == tw + 16'd1)
-            c_seq = {wd[7:0], wd[15:8], wd[23:16], wd[31:24]};
-        if (c_ihl_k && k == tw + 16'd3) begin
-            c_doff = wd[7:4];
+        if (s_sq[j])
+            c_seq = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+        if (s_do[j]) begin
+            c_doff = wi[7:4];
             c_doff_k = 1'b1;
-            c_flags = wd[15:8];
+            c_flags = wi[15:8];
         end
-        pw = tw + {12'd0, c_doff};
-        // Checksums: 16-bit units at octets (0,1) and (2,3) of the word;
-        // octets at or past the datagram's end count as zero.
-        u0 = {wd[7:0], wd[15:8]};
-        u1 = {wd[23:16], wd[31:24]};
-        if (c_ihl_k && k >= ipw && k < tw)
-            c_ipsum = c_ipsum + {16'd0, u0} + {16'd0, u1};
-        if (c_ihl_k && k >= tw) begin
-            // octet (+2) offsets of the word: 4k .. 4k+3
-            if ({k[13:0], 2'b00} + 16'd1 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u0};
-            else if ({k[13:0], 2'b00} < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u0[15:8], 8'd0};
-            if ({k[13:0], 2'b00} + 16'd3 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u1};
-            else if ({k[13:0], 2'b00} + 16'd2 < endb)
-                c_tcpsum = c_tcpsum + {16'd0, u1[15:8], 8'd0};
-        end
-        // payload words of IPv4/TCP datagrams only (not fragments): other
-        // frames have no payload for the walker
-        if (c_doff_k && k >= pw && {k[13:0], 2'b00} < endb && c_etype == 16'h0800 && c_ver == 4'd4 &&
-            c_proto == 8'd6 && !c_frag)
-            c_pmask[j] = 1'b1;
-        // fold carries so the sums never overflow
-        c_ipsum = {16'd0, c_ipsum[15:0]} + {16'd0, c_ipsum[31:16]};
-        c_tcpsum = {16'd0, c_tcpsum[15:0]} + {16'd0, c_tcpsum[31:16]};
-    end
-    // The frame's last two octets may sit in the top lanes of its last beat
-    // (a word that would complete in the next beat): they still count.
-    if (in_last && c_ihl_k) begin
-        k = beat_base + WPB[CNT_BITS-1:0];
-        u0 = {in_data[DATA_WIDTH-16 +: 8], in_data[DATA_WIDTH-8 +: 8]};
-        if ({k[13:0], 2'b00} + 16'd1 < endb)
-            c_tcpsum = c_tcpsum + {16'd0, u0};
-        else if ({k[13:0], 2'b00} < endb)
-            c_tcpsum = c_tcpsum + {16'd0, u0[15:8], 8'd0};
-        c_tcpsum = {16'd0, c_tcpsum[15:0]} + {16'd0, c_tcpsum[31:16]};
     end
 end
 
-assign w_pmask = c_pmask;
+always @(posedge clk) begin
+    if (in_valid) begin
+        bn <= in_last ? {{(NB-1){1'b0}}, 1'b1} : {bn[NB-2:0], 1'b0};
+        for (j = 0; j < WPB; j = j + 1)
+            kq[j] <= in_last ? j[CNT_BITS-1:0] : kq[j] + WPB[CNT_BITS-1:0];
+    end
+    if (rst) begin
+        bn <= {{(NB-1){1'b0}}, 1'b1};
+        for (j = 0; j < WPB; j = j + 1)
+            kq[j] <= j[CNT_BITS-1:0];
+    end
+end
+
 assign src_ip_now = c_src;
 assign dst_ip_now = c_dst;
 assign src_port_now = c_sport;
@@ -218,76 +242,22 @@ assign dst_port_now = c_dport;
 assign seq_now = c_seq;
 assign tuple_done = in_valid && c_tuple_done;
 
-// ------------------------------------------------ end of frame classification
-integer n;
-reg [CNT_BITS-1:0] keep_count;
-always @* begin
-    keep_count = {CNT_BITS{1'b0}};
-    for (n = 0; n < KEEP; n = n + 1)
-        keep_count = keep_count + {{(CNT_BITS-1){1'b0}}, in_keep[n]};
-end
-
-// frame length in octets once the last beat is in
-wire [CNT_BITS-1:0] flen = {beat_base[CNT_BITS-3:0], 2'b00} + keep_count;
-wire [CNT_BITS-1:0] ipoff = c_vlan ? 16'd18 : 16'd14;           // octet offset of the IPv4 header
-wire [CNT_BITS-1:0] ihl_o = {10'd0, c_ihl, 2'b00};
-wire [CNT_BITS-1:0] doff_o = {10'd0, c_doff, 2'b00};
-wire [31:0] pseudo = {16'd0, c_src[31:16]} + {16'd0, c_src[15:0]} + {16'd0, c_dst[31:16]} +
-                     {16'd0, c_dst[15:0]} + 32'd6 + {16'd0, c_tlen - ihl_o};
-wire [31:0] tcp_total0 = c_tcpsum + pseudo;
-wire [31:0] tcp_total1 = {16'd0, tcp_total0[15:0]} + {16'd0, tcp_total0[31:16]};
-wire [15:0] tcp_fold = tcp_total1[15:0] + tcp_total1[31:16];
-wire [31:0] ip_total1 = {16'd0, c_ipsum[15:0]} + {16'd0, c_ipsum[31:16]};
-wire [15:0] ip_fold = ip_total1[15:0] + ip_total1[31:16];
-
-reg [1:0] cls;
-reg [1:0] drop;
-always @* begin
-    cls = 2'd0;
-    drop = 2'd0;
-    if (flen < 16'd14) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (!c_etype_k || c_etype != 16'h0800) begin
-        // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
-        if (c_vlan && flen < 16'd18) begin
-            cls = 2'd2; drop = 2'd1;
-        end else
-            cls = 2'd1;
-    end else if (flen < ipoff + 16'd20 || c_ver != 4'd4 || c_ihl < 4'd5 ||
-                 c_tlen < ihl_o || {1'b0, flen} < {1'b0, ipoff} + {1'b0, c_tlen}) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (ip_fold != 16'hffff) begin
-        cls = 2'd2; drop = 2'd2;
-    end else if (c_proto != 8'd6) begin
-        cls = 2'd1;
-    end else if (c_frag) begin
-        cls = 2'd1;
-    end else if (c_tlen < ihl_o + 16'd20 || c_doff < 4'd5 || doff_o > c_tlen - ihl_o) begin
-        cls = 2'd2; drop = 2'd1;
-    end else if (tcp_fold != 16'hffff) begin
-        cls = 2'd2; drop = 2'd3;
-    end
-end
+// The positions at the end of the beat. Each checksum word (and the payload
+// mask) is decided by values that are final from the word that sets them
+// on, and no word before that one is summed: the end-of-beat values decide
+// every word of the beat as the walk above would.
+// octet offset (+2) just past the IPv4 datagram
+wire [CNT_BITS-1:0] e_endb = {ipw[13:0], 2'b00} + c_tlen;
 
 always @(posedge clk) begin
-    f_valid <= 1'b0;
     if (in_valid) begin
         prev_top <= in_data[DATA_WIDTH-1 -: 16];
         vlan_r <= c_vlan; vlan_k <= c_vlan_k; etype_r <= c_etype; etype_k <= c_etype_k;
         ihl_r <= c_ihl; ihl_k <= c_ihl_k; ver_r <= c_ver; tlen_r <= c_tlen; proto_r <= c_proto;
         frag_r <= c_frag; src_r <= c_src; dst_r <= c_dst; sport_r <= c_sport; dport_r <= c_dport;
         seq_r <= c_seq; doff_r <= c_doff; doff_k <= c_doff_k; flags_r <= c_flags;
-        ipsum_r <= c_ipsum; tcpsum_r <= c_tcpsum;
         in_frame <= !in_last;
         beat_base <= in_last ? {CNT_BITS{1'b0}} : beat_base + WPB[CNT_BITS-1:0];
-        if (in_last) begin
-            f_valid <= 1'b1;
-            f_class <= cls;
-            f_drop <= drop;
-            f_seq <= c_seq;
-            f_flags <= c_flags;
-            f_plen <= c_tlen - ihl_o - doff_o;
-        end
     end
     if (rst) begin
         in_frame <= 1'b0;
@@ -296,7 +266,370 @@ always @(posedge clk) begin
         vlan_r <= 1'b0; vlan_k <= 1'b0; etype_r <= 16'd0; etype_k <= 1'b0;
         ihl_r <= 4'd0; ihl_k <= 1'b0; ver_r <= 4'd0; tlen_r <= 16'd0; proto_r <= 8'd0; frag_r <= 1'b0;
         src_r <= 32'd0; dst_r <= 32'd0; sport_r <= 16'd0; dport_r <= 16'd0; seq_r <= 32'd0;
-        doff_r <= 4'd0; doff_k <= 1'b0; flags_r <= 8'd0; ipsum_r <= 32'd0; tcpsum_r <= 32'd0;
+        doff_r <= 4'd0; doff_k <= 1'b0; flags_r <= 8'd0;
+    end
+end
+
+// ================================================ checksum pipeline
+// S1 (cycle a+1 for a beat in cycle a): the beat, its word index and the
+// end-of-beat positions.
+reg                  s1_valid, s1_first, s1_last;
+reg [DATA_WIDTH-1:0] s1_w;        // word view
+reg [15:0]           s1_top;      // the top two lanes (a last beat's tail)
+reg [KEEP-1:0]       s1_keep;
+reg [CNT_BITS-1:0]   s1_k0, s1_ipw, s1_tw, s1_endb;
+reg                  s1_ihl_k;
+reg [CNT_BITS-1:0]   s1_tw3;
+reg [3:0]            s1_doff;
+reg [WPB*CNT_BITS-1:0] s1_kq;
+reg                  s1_pm_ok;     // an IPv4/TCP datagram, not a fragment, its data offset seen
+always @(posedge clk) begin
+    s1_valid <= in_valid;
+    s1_first <= !in_frame;
+    s1_last <= in_last;
+    s1_w <= w_data;
+    s1_top <= {in_data[DATA_WIDTH-16 +: 8], in_data[DATA_WIDTH-8 +: 8]};
+    s1_keep <= in_keep;
+    s1_k0 <= beat_base;
+    s1_ipw <= ipw; s1_tw <= tw; s1_endb <= e_endb;
+    s1_ihl_k <= c_ihl_k;
+    s1_tw3 <= {12'd0, c_ihl} + (c_vlan ? 16'd8 : 16'd7);
+    s1_doff <= c_doff;
+    for (j = 0; j < WPB; j = j + 1)
+        s1_kq[j*CNT_BITS +: CNT_BITS] <= kq[j];
+    s1_pm_ok <= c_doff_k && c_etype == 16'h0800 && c_ver == 4'd4 && c_proto == 8'd6 && !c_frag;
+    if (rst)
+        s1_valid <= 1'b0;
+end
+
+// The payload-word mask of the beat of the previous cycle: words from the
+// data offset's word (tw + 3) and the payload's first word (pw) on, before
+// the datagram's end (the walk's test on the end-of-beat values).
+reg [WPB-1:0] c_pmask;
+reg [CNT_BITS-1:0] kk;
+always @* begin
+    for (j = 0; j < WPB; j = j + 1) begin
+        kk = s1_kq[j*CNT_BITS +: CNT_BITS];
+        c_pmask[j] = s1_valid && s1_pm_ok && kk >= s1_tw3 && kk >= s1_tw + {12'd0, s1_doff} &&
+                     {kk[13:0], 2'b00} < s1_endb;
+    end
+end
+assign w_pmask = c_pmask;
+
+// S2: the positions relative to the beat, clamped to what the compares of
+// S3 need: the first IPv4 header word and the first TCP word in [0, WPB],
+// the octets (+2) of the datagram left from the beat's first word in
+// [0, 4*WPB+4]. (Exact while word indices stay below 2^14, frames of up to
+// 64 KiB, as the 16-bit offsets of the walk.)
+localparam RB = $clog2(4 * WPB + 5);   // bits of the clamped octet count
+localparam PB = $clog2(WPB + 1);       // bits of a clamped word position
+localparam [CNT_BITS:0] RMAX = 4 * WPB[CNT_BITS:0] + 17'd4;
+localparam [CNT_BITS:0] PMAX = WPB[CNT_BITS:0];
+reg                  s2_valid, s2_first, s2_last, s2_ihl_k;
+reg [DATA_WIDTH-1:0] s2_w;
+reg [15:0]           s2_top;
+reg [PB-1:0]         s2_ipw, s2_tw;
+reg [RB-1:0]         s2_rem;
+wire [CNT_BITS:0] d_ipw = {1'b0, s1_ipw} - {1'b0, s1_k0};
+wire [CNT_BITS:0] d_tw  = {1'b0, s1_tw} - {1'b0, s1_k0};
+wire [CNT_BITS:0] d_rem = {1'b0, s1_endb} - {1'b0, s1_k0[13:0], 2'b00};
+always @(posedge clk) begin
+    s2_valid <= s1_valid; s2_first <= s1_first; s2_last <= s1_last; s2_ihl_k <= s1_ihl_k;
+    s2_w <= s1_w; s2_top <= s1_top;
+    s2_ipw <= d_ipw[CNT_BITS] ? {PB{1'b0}} : d_ipw > PMAX ? PMAX[PB-1:0] : d_ipw[PB-1:0];
+    s2_tw <= d_tw[CNT_BITS] ? {PB{1'b0}} : d_tw > PMAX ? PMAX[PB-1:0] : d_tw[PB-1:0];
+    s2_rem <= d_rem[CNT_BITS] ? {RB{1'b0}} : d_rem > RMAX ? RMAX[RB-1:0] : d_rem[RB-1:0];
+    if (rst)
+        s2_valid <= 1'b0;
+end
+
+// S3: the 16-bit units of the beat that each sum takes (octets at or past
+// the datagram's end count as zero), the leaves of the adder trees.
+// Unit 2j, 2j+1 are octets (0,1), (2,3) of word j; TCP unit 2*WPB is a last
+// beat's top two lanes (a word that would complete in the next beat).
+localparam NU = 2 * WPB + 1;
+localparam TL = $clog2(NU);            // adder tree levels
+localparam NP = 1 << TL;
+localparam TW = 16 + TL;
+reg [NP*TW-1:0] ip_leaf, tcp_leaf;
+integer u;
+reg [15:0] uv;
+always @* begin
+    ip_leaf = {NP*TW{1'b0}};
+    tcp_leaf = {NP*TW{1'b0}};
+    for (u = 0; u < NU; u = u + 1) begin
+        if (u < 2 * WPB)
+            uv = {s2_w[32*(u/2) + 16*(u%2) +: 8], s2_w[32*(u/2) + 16*(u%2) + 8 +: 8]};
+        else
+            uv = s2_top;
+        if (u < 2 * WPB && s2_ihl_k && (u / 2) >= s2_ipw && (u / 2) < s2_tw)
+            ip_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
+        if (s2_ihl_k && (u < 2 * WPB ? (u / 2) >= s2_tw : s2_last)) begin
+            if ({{(32-RB){1'b0}}, s2_rem} > 2 * u + 1)
+                tcp_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
+            else if ({{(32-RB){1'b0}}, s2_rem} > 2 * u)
+                tcp_leaf[u*TW +: TW] = {{TL{1'b0}}, uv[15:8], 8'd0};
+        end
+    end
+end
+
+// The trees: level 0 the leaves, one register per level.
+/* verilator lint_off UNUSEDSIGNAL */
+reg [(TL+1)*NP*TW-1:0] ip_t, tcp_t;
+/* verilator lint_on UNUSEDSIGNAL */
+reg [TL:0] t_valid, t_first, t_last;
+integer l, i;
+always @(posedge clk) begin
+    ip_t[0 +: NP*TW] <= ip_leaf;
+    tcp_t[0 +: NP*TW] <= tcp_leaf;
+    t_valid[0] <= s2_valid; t_first[0] <= s2_first; t_last[0] <= s2_last;
+    for (l = 0; l < TL; l = l + 1) begin
+        for (i = 0; i < (NP >> (l + 1)); i = i + 1) begin
+            ip_t[((l+1)*NP + i)*TW +: TW] <= ip_t[(l*NP + 2*i)*TW +: TW] + ip_t[(l*NP + 2*i + 1)*TW +: TW];
+            tcp_t[((l+1)*NP + i)*TW +: TW] <= tcp_t[(l*NP + 2*i)*TW +: TW] + tcp_t[(l*NP + 2*i + 1)*TW +: TW];
+        end
+        t_valid[l+1] <= t_valid[l]; t_first[l+1] <= t_first[l]; t_last[l+1] <= t_last[l];
+    end
+    if (rst)
+        t_valid <= {(TL+1){1'b0}};
+end
+wire [TW-1:0] ip_root  = ip_t[TL*NP*TW +: TW];
+wire [TW-1:0] tcp_root = tcp_t[TL*NP*TW +: TW];
+
+// The running sums: one end-around fold per beat (17 bits: a fold of the
+// 17-bit sum and a TW-bit beat total is below 2^16 + 2^(TW-15)).
+reg [16:0] ip_acc, tcp_acc;
+wire [TW:0] ip_s  = {{(TW-16){1'b0}}, t_first[TL] ? 17'd0 : ip_acc} + {1'b0, ip_root};
+wire [TW:0] tcp_s = {{(TW-16){1'b0}}, t_first[TL] ? 17'd0 : tcp_acc} + {1'b0, tcp_root};
+always @(posedge clk) begin
+    if (t_valid[TL]) begin
+        ip_acc <= {1'b0, ip_s[15:0]} + {{(32-TW){1'b0}}, ip_s[TW:16]};
+        tcp_acc <= {1'b0, tcp_s[15:0]} + {{(32-TW){1'b0}}, tcp_s[TW:16]};
+    end
+    if (rst) begin
+        ip_acc <= 17'd0;
+        tcp_acc <= 17'd0;
+    end
+end
+
+// ================================================ per-frame pipeline
+// R1 (cycle a+1): the frame's fields at its last beat (taken every cycle;
+// r1_end marks a frame's end).
+reg        r1_end;
+reg        r1_vlan, r1_etype_k, r1_ip, r1_ver4, r1_ihl5, r1_proto6, r1_frag, r1_doff5;
+reg [3:0]  r1_ihl, r1_doff;
+reg [15:0] r1_tlen;
+reg [31:0] r1_src, r1_dst, r1_seq;
+reg [7:0]  r1_flags;
+always @(posedge clk) begin
+    r1_end <= in_valid && in_last;
+    r1_vlan <= c_vlan; r1_etype_k <= c_etype_k; r1_ip <= c_etype == 16'h0800;
+    r1_ver4 <= c_ver == 4'd4; r1_ihl5 <= c_ihl >= 4'd5; r1_proto6 <= c_proto == 8'd6;
+    r1_frag <= c_frag; r1_doff5 <= c_doff >= 4'd5;
+    r1_ihl <= c_ihl; r1_doff <= c_doff; r1_tlen <= c_tlen;
+    r1_src <= c_src; r1_dst <= c_dst; r1_seq <= c_seq; r1_flags <= c_flags;
+    if (rst)
+        r1_end <= 1'b0;
+end
+
+// popcount of the last beat's keep, 8 lanes at a time
+localparam NG = (KEEP + 7) / 8;
+reg [NG*4-1:0] g_cnt;
+integer g, b;
+always @* begin
+    g_cnt = {NG*4{1'b0}};
+    for (g = 0; g < NG; g = g + 1)
+        for (b = 0; b < 8; b = b + 1)
+            if (8 * g + b < KEEP)
+                g_cnt[4*g +: 4] = g_cnt[4*g +: 4] + {3'd0, s1_keep[8*g + b]};
+end
+
+// R2: keep counts per group, pseudo-header partial sums, the checks that
+// need no frame length.
+wire [15:0] r1_ihl_o = {10'd0, r1_ihl, 2'b00};
+wire [15:0] r1_doff_o = {10'd0, r1_doff, 2'b00};
+wire [15:0] r1_tcp_len = r1_tlen - r1_ihl_o;
+reg        r2_end, r2_vlan, r2_nonip, r2_bad_ip, r2_other, r2_bad_tcp;
+reg [NG*4-1:0] r2_cnt;
+reg [CNT_BITS-3:0] r2_k0;
+reg [15:0] r2_tlen;
+reg [16:0] r2_ps_a, r2_ps_b;
+reg [17:0] r2_ps_c;
+reg [31:0] r2_seq;
+reg [7:0]  r2_flags;
+reg [15:0] r2_plen;
+always @(posedge clk) begin
+    r2_end <= r1_end;
+    r2_vlan <= r1_vlan;
+    r2_nonip <= !r1_etype_k || !r1_ip;
+    r2_bad_ip <= !r1_ver4 || !r1_ihl5 || r1_tlen < r1_ihl_o;
+    r2_other <= !r1_proto6 || r1_frag;
+    r2_bad_tcp <= r1_tlen < r1_ihl_o + 16'd20 || !r1_doff5 || r1_doff_o > r1_tcp_len;
+    r2_cnt <= g_cnt;
+    r2_k0 <= s1_k0[CNT_BITS-3:0];
+    r2_tlen <= r1_tlen;
+    r2_ps_a <= {1'b0, r1_src[31:16]} + {1'b0, r1_src[15:0]};
+    r2_ps_b <= {1'b0, r1_dst[31:16]} + {1'b0, r1_dst[15:0]};
+    r2_ps_c <= {2'b00, r1_tcp_len} + 18'd6;
+    r2_seq <= r1_seq; r2_flags <= r1_flags;
+    r2_plen <= r1_tcp_len - r1_doff_o;
+    if (rst)
+        r2_end <= 1'b0;
+end
+
+// R3: the last beat's octet count, pseudo-header sum.
+reg        r3_end, r3_vlan, r3_nonip, r3_bad_ip, r3_other, r3_bad_tcp;
+reg [7:0]  r3_cnt;
+reg [CNT_BITS-3:0] r3_k0;
+reg [15:0] r3_tlen;
+reg [18:0] r3_ps;
+reg [31:0] r3_seq;
+reg [7:0]  r3_flags;
+reg [15:0] r3_plen;
+reg [7:0]  cnt_sum;
+always @* begin
+    cnt_sum = 8'd0;
+    for (g = 0; g < NG; g = g + 1)
+        cnt_sum = cnt_sum + {4'd0, r2_cnt[4*g +: 4]};
+end
+always @(posedge clk) begin
+    r3_end <= r2_end; r3_vlan <= r2_vlan; r3_nonip <= r2_nonip; r3_bad_ip <= r2_bad_ip;
+    r3_other <= r2_other; r3_bad_tcp <= r2_bad_tcp;
+    r3_cnt <= cnt_sum;
+    r3_k0 <= r2_k0;
+    r3_tlen <= r2_tlen;
+    r3_ps <= {2'b00, r2_ps_a} + {2'b00, r2_ps_b} + {1'b0, r2_ps_c};
+    r3_seq <= r2_seq; r3_flags <= r2_flags; r3_plen <= r2_plen;
+    if (rst)
+        r3_end <= 1'b0;
+end
+
+// R4: the frame length in octets.
+reg        r4_end, r4_vlan, r4_nonip, r4_bad_ip, r4_other, r4_bad_tcp;
+reg [CNT_BITS-1:0] r4_flen;
+reg [15:0] r4_tlen;
+reg [18:0] r4_ps;
+reg [31:0] r4_seq;
+reg [7:0]  r4_flags;
+reg [15:0] r4_plen;
+always @(posedge clk) begin
+    r4_end <= r3_end; r4_vlan <= r3_vlan; r4_nonip <= r3_nonip; r4_bad_ip <= r3_bad_ip;
+    r4_other <= r3_other; r4_bad_tcp <= r3_bad_tcp;
+    r4_flen <= {r3_k0, 2'b00} + {8'd0, r3_cnt};
+    r4_tlen <= r3_tlen;
+    r4_ps <= r3_ps;
+    r4_seq <= r3_seq; r4_flags <= r3_flags; r4_plen <= r3_plen;
+    if (rst)
+        r4_end <= 1'b0;
+end
+
+// R5: the length checks; then the class as far as it does not depend on
+// the checksums (golden/wire's order): pre = 1 decided (cls/drop), else
+// IPv4 checksum, then other (NOT_TCP), then bad TCP header, then TCP
+// checksum.
+wire [CNT_BITS-1:0] r4_ipoff = r4_vlan ? 16'd18 : 16'd14;
+reg        r5_end;
+reg        r5_short, r5_shorttag, r5_nonip, r5_badip, r5_other, r5_bad_tcp;
+reg [18:0] r5_ps;
+reg [31:0] r5_seq;
+reg [7:0]  r5_flags;
+reg [15:0] r5_plen;
+always @(posedge clk) begin
+    r5_end <= r4_end;
+    r5_short <= r4_flen < 16'd14;
+    r5_shorttag <= r4_vlan && r4_flen < 16'd18;
+    r5_nonip <= r4_nonip;
+    r5_badip <= r4_flen < r4_ipoff + 16'd20 || r4_bad_ip ||
+                {1'b0, r4_flen} < {1'b0, r4_ipoff} + {1'b0, r4_tlen};
+    r5_other <= r4_other; r5_bad_tcp <= r4_bad_tcp;
+    r5_ps <= r4_ps;
+    r5_seq <= r4_seq; r5_flags <= r4_flags; r5_plen <= r4_plen;
+    if (rst)
+        r5_end <= 1'b0;
+end
+
+reg        r6_end, r6_pre, r6_other, r6_bad_tcp;
+reg [1:0]  r6_cls, r6_drop;
+reg [18:0] r6_ps;
+reg [31:0] r6_seq;
+reg [7:0]  r6_flags;
+reg [15:0] r6_plen;
+always @(posedge clk) begin
+    r6_end <= r5_end;
+    r6_pre <= 1'b1;
+    r6_cls <= 2'd2; r6_drop <= 2'd1;
+    if (r5_short) begin
+        r6_cls <= 2'd2; r6_drop <= 2'd1;
+    end else if (r5_nonip) begin
+        // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
+        if (!r5_shorttag) begin
+            r6_cls <= 2'd1; r6_drop <= 2'd0;
+        end
+    end else if (!r5_badip)
+        r6_pre <= 1'b0;
+    r6_other <= r5_other; r6_bad_tcp <= r5_bad_tcp;
+    r6_ps <= r5_ps;
+    r6_seq <= r5_seq; r6_flags <= r5_flags; r6_plen <= r5_plen;
+    if (rst)
+        r6_end <= 1'b0;
+end
+
+// The frame record waits in a delay line for its checksums: D cycles from
+// R6 (cycle a+6) to the class stage (cycle a+TL+7); the pseudo-header sum
+// is tapped from slot TL-3 (cycle a+TL+4, with the frame's running sums).
+localparam D = TL + 1;
+localparam RW = 1 + 1 + 2 + 2 + 1 + 1 + 19 + 32 + 8 + 16;
+/* verilator lint_off UNUSEDSIGNAL */
+reg [D*RW-1:0] dly;
+/* verilator lint_on UNUSEDSIGNAL */
+always @(posedge clk) begin
+    dly <= {dly[(D-1)*RW-1:0],
+            r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen};
+    if (rst) begin
+        dly <= {D*RW{1'b0}};
+    end
+end
+wire [18:0]   ps_now = dly[(TL-3)*RW + 56 +: 19];   // cycle a+TL+4
+wire [RW-1:0] q_cls  = dly[(D-1)*RW +: RW];         // cycle a+TL+7
+
+// X1 (cycle a+TL+4, the cycle after the last beat's running sums): TCP sum
+// plus pseudo-header. X2, X3: folds and the compares.
+reg [19:0] x1_tcp;
+reg [16:0] x1_ip;
+reg [16:0] x2_tcp, x2_ip;
+reg        x3_tcp_bad, x3_ip_bad;
+wire [15:0] x3_tcp_f = x2_tcp[15:0] + {15'd0, x2_tcp[16]};   // x2 < 2^16 + 16: no carry
+wire [15:0] x3_ip_f = x2_ip[15:0] + {15'd0, x2_ip[16]};
+always @(posedge clk) begin
+    x1_tcp <= {3'd0, tcp_acc} + {1'b0, ps_now};
+    x1_ip <= ip_acc;
+    x2_tcp <= {1'b0, x1_tcp[15:0]} + {13'd0, x1_tcp[19:16]};
+    x2_ip <= {1'b0, x1_ip[15:0]} + {16'd0, x1_ip[16]};
+    x3_tcp_bad <= x3_tcp_f != 16'hffff;
+    x3_ip_bad <= x3_ip_f != 16'hffff;
+end
+
+// class (cycle a+TL+7); f_valid in cycle a+TL+8
+always @(posedge clk) begin
+    f_valid <= q_cls[RW-1];
+    f_seq <= q_cls[24 +: 32];
+    f_flags <= q_cls[16 +: 8];
+    f_plen <= q_cls[0 +: 16];
+    if (q_cls[RW-2]) begin
+        f_class <= q_cls[RW-3 -: 2];
+        f_drop <= q_cls[RW-5 -: 2];
+    end else if (x3_ip_bad) begin
+        f_class <= 2'd2; f_drop <= 2'd2;
+    end else if (q_cls[RW-7]) begin
+        f_class <= 2'd1; f_drop <= 2'd0;
+    end else if (q_cls[RW-8]) begin
+        f_class <= 2'd2; f_drop <= 2'd1;
+    end else if (x3_tcp_bad) begin
+        f_class <= 2'd2; f_drop <= 2'd3;
+    end else begin
+        f_class <= 2'd0; f_drop <= 2'd0;
+    end
+    if (rst) begin
         f_valid <= 1'b0; f_class <= 2'd0; f_drop <= 2'd0; f_seq <= 32'd0; f_flags <= 8'd0; f_plen <= 16'd0;
     end
 end

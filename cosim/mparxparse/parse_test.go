@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -70,28 +71,36 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 			owner = append(owner, i)
 		}
 	}
-	n := len(in)/rec + 2
-	in = append(in, make([]uint64, 2*rec)...)
-	owner = append(owner, -1, -1)
+	lat := cycle.LParse(width)
+	n := len(in)/rec + lat + 1
+	for range lat + 1 {
+		in = append(in, make([]uint64, rec)...)
+		owner = append(owner, -1)
+	}
 	out := sim.NewOut(n)
 	sim.Step(n, in, out)
 	res := make([]result, len(frames))
 	ow := sim.OutWords()
 	wpb := width / 32
-	ended := -1 // the frame whose last beat was in the previous cycle
+	type end struct{ frame, cycle int }
+	var ended []end // frames whose last beat was in, waiting for f_valid
 	for c := 0; c < n; c++ {
 		o := out[c*ow : (c+1)*ow]
 		if fvalid.Bit(o) {
-			// f_valid follows the frame's last beat by one cycle.
-			require.GreaterOrEqual(t, ended, 0, "f_valid at cycle %d without a frame end", c)
-			r := &res[ended]
+			// f_valid follows the frame's last beat by L_PARSE cycles.
+			require.NotEmpty(t, ended, "f_valid at cycle %d without a frame end", c)
+			require.Equal(t, ended[0].cycle+lat, c, "f_valid of frame %d", ended[0].frame)
+			r := &res[ended[0].frame]
+			ended = ended[1:]
 			r.class, r.drop = fclass.Get(o), fdrop.Get(o)
 			r.seq, r.flags, r.plen = uint32(fseq.Get(o)), uint8(fflags.Get(o)), int(fplen.Get(o))
 		}
-		ended = -1
+		if len(ended) > 0 {
+			require.Less(t, c, ended[0].cycle+lat, "no f_valid for frame %d", ended[0].frame)
+		}
 		if fr := owner[c]; fr >= 0 {
 			if last.Bit(in[c*rec : (c+1)*rec]) {
-				ended = fr
+				ended = append(ended, end{fr, c})
 			}
 			if tdone.Bit(o) {
 				res[fr].tuple = wire.FourTuple{SrcPort: uint16(sport.Get(o)), DstPort: uint16(dport.Get(o))}
@@ -100,13 +109,18 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 				ip = dip.Get(o)
 				res[fr].tuple.DstIP = [4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)}
 			}
-			wv := wdata.AppendBytes(nil, o)
+		}
+		// w_pmask marks the words of the previous cycle's beat.
+		if c > 0 && owner[c-1] >= 0 {
+			wv := wdata.AppendBytes(nil, out[(c-1)*ow:c*ow])
 			m := pmask.Get(o)
 			for j := 0; j < wpb; j++ {
 				if m>>j&1 != 0 {
-					res[fr].payload = append(res[fr].payload, wv[4*j:4*j+4]...)
+					res[owner[c-1]].payload = append(res[owner[c-1]].payload, wv[4*j:4*j+4]...)
 				}
 			}
+		} else {
+			require.Zero(t, pmask.Get(o), "w_pmask at cycle %d after no beat", c)
 		}
 	}
 	return res

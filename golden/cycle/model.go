@@ -87,6 +87,14 @@ const (
 // 18 at 64, 128, 256, 512 bits.
 func LWalk(dataWidth int) int { return 7 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
 
+// LParse returns L_PARSE, the cycles from a frame's last beat to the
+// parser's frame class (mpa_rx_parse's f_valid), at a data width: 8 plus
+// the levels of its checksum adder tree over 2*DataWidth/32+1 units, 11,
+// 12, 13, 14 at 64, 128, 256, 512 bits. The verdict does not wait for it:
+// the class is queued by cycle a + L_PARSE + 2, before the walker's summary
+// in cycle a + 3 + L_WALK (section 5.2).
+func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
+
 // Config holds the parameters of the modelled receiver.
 type Config struct {
 	DataWidth  int    // 64, 128, 256 or 512

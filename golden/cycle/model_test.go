@@ -336,3 +336,12 @@ func TestEventEncoding(t *testing.T) {
 		assert.Equal(t, e, Decode(e.Encode()), "%v", e)
 	}
 }
+
+// The parser's class reaches the frame-record queue (two cycles: write,
+// read) no later than the walker's summary, so the verdict's cycle does not
+// depend on L_PARSE (section 5.2).
+func TestParserBeforeWalker(t *testing.T) {
+	for _, width := range []int{64, 128, 256, 512} {
+		assert.LessOrEqual(t, LParse(width)+2, 3+LWalk(width), "w%d", width)
+	}
+}
