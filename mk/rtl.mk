@@ -65,7 +65,7 @@ $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_BUILD)/$(1)/args.txt $(RTL_BUILD)/
 
 $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
 	@echo "$$(call sim_progress,$(1)) c++ $(1) (the Verilator model)"
-	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk V$(1)__ALL.a \
+	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk -f $(CURDIR)/sim/trace-opt.mk V$(1)__ALL.a \
 		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2 >$(RTL_BUILD)/$(1)/build.log 2>&1 \
 		|| { tail -40 $(RTL_BUILD)/$(1)/build.log; exit 1; }; \
 		echo "$$(call sim_progress,$(1)) built $(1) in $$$${SECONDS}s"
