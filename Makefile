@@ -74,7 +74,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'ReceiverAligned' -benchtime 3s ./golden/rx
 
 # The receiver RTL on aligned traffic: input utilisation (beats accepted per
-# cycle, frames back to back) and latency at three frame sizes and both
+# cycle, frames back to back) and latency at three frame sizes and all
 # co-simulated widths.
 bench-rtl: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs

@@ -1,7 +1,7 @@
 # Differential mutation fuzzing of the receiver RTL against the functional
 # model (cosim/rxfuzz, docs/robustness.md). Included by the top Makefile.
 #
-#   make fuzz DURATION=10m               run each DATA_WIDTH for DURATION (in parallel)
+#   make fuzz DURATION=10m               run each DATA_WIDTH (64, 128, 256, 512) for DURATION (in parallel)
 #   make fuzz DURATION=10m FUZZ_SEED=n   the same campaign again
 #
 # The seed is random unless given, and printed first. Failing streams are

@@ -65,7 +65,7 @@ $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_BUILD)/$(1)/args.txt $(RTL_BUILD)/
 
 $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
 	@echo "$$(call sim_progress,$(1)) c++ $(1) (the Verilator model)"
-	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk V$(1)__ALL.a \
+	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk -f $(CURDIR)/sim/trace-opt.mk V$(1)__ALL.a \
 		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2 >$(RTL_BUILD)/$(1)/build.log 2>&1 \
 		|| { tail -40 $(RTL_BUILD)/$(1)/build.log; exit 1; }; \
 		echo "$$(call sim_progress,$(1)) built $(1) in $$$${SECONDS}s"
@@ -82,7 +82,7 @@ $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc3
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_walk.v rtl/mpa_rx_walk_fifo.v rtl/crc32c.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
-$(foreach w,64 128,$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
 
 # The variants linked into the library: all of them unless the command line
 # names fewer (`make run` links only the receiver it runs). The library and
@@ -324,6 +324,21 @@ $(MPA_RX_DIR)/mem.txt: $(MPA_RX_SRCS) $(MPA_RX_DIR)/mem.params
 			echo "$$set $$n params $$p (CONN_COUNT $$n)" >> $@.tmp; \
 		done; \
 	done; rm -f $@.all $@.live; mv $@.tmp $@
+
+# ---------------------------------------------------------------------------
+# On-chip memory by width (docs/design.md section 6): buffers at each
+# DATA_WIDTH for the default MAX_FRAME (1518) and the jumbo one (9018), and
+# the bits per connection, from the memories Yosys infers (no synthesis:
+# about half a minute). `make buffers BUFFERS_EXTRA="RQ_DEPTH=32"` sets
+# more parameters.
+BUFFERS_WIDTHS ?= 64 128 256 512
+BUFFERS_FRAMES ?= 1518 9018
+BUFFERS_EXTRA ?=
+.PHONY: buffers
+buffers: scripts/synth/buffers.sh
+	@mkdir -p $(SYNTH_DIR)/buffers
+	@YOSYS=$(YOSYS) sh scripts/synth/buffers.sh "$(MPA_RX_SRCS)" "$(BUFFERS_WIDTHS)" "$(BUFFERS_FRAMES)" \
+		$(SYNTH_DIR)/buffers "$(BUFFERS_EXTRA)" | tee $(SYNTH_DIR)/buffers.txt
 
 # ---------------------------------------------------------------------------
 # The receiver's main blocks alone, each in a pin shell generated from its

@@ -31,9 +31,17 @@ module mpa_rx #(
     parameter KEEP_WIDTH = DATA_WIDTH / 8,
     // contexts (half connections); a power of two
     parameter CONN_COUNT = 16,
+    // the longest frame the receiver stores, in octets from the Ethernet
+    // header to the end of the TCP payload (no FCS): 1518 is a 1500-octet
+    // MTU with an 802.1Q tag; 9018 the jumbo configuration (9000-octet MTU)
+    parameter MAX_FRAME = 1518,
     // frame FIFO depth in beats (a power of two); a frame longer than the
-    // FIFO is dropped
-    parameter FIFO_DEPTH = 2048,
+    // FIFO is dropped. By default two frames of MAX_FRAME octets, rounded
+    // up to a power of two (RFC 5044 Appendix B: a flow-through receiver
+    // buffers a frame while its checks run and takes the next one in): at
+    // 1518 octets 512 / 256 / 128 / 64 beats at 64 / 128 / 256 / 512 bits,
+    // at 9018 octets 4096 / 2048 / 1024 / 512 (docs/design.md section 6)
+    parameter FIFO_DEPTH = 1 << $clog2(2 * ((MAX_FRAME + KEEP_WIDTH - 1) / KEEP_WIDTH)),
     // receive window beyond rcv_nxt (octets)
     parameter WINDOW = 32'h0010_0000,
     // STag table entries (STag[31:8] mod STAG_COUNT); a power of two

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,13 +16,15 @@ import (
 )
 
 // Replaying a vector directory on the RTL (hardware with the software slow
-// path) reproduces its expected.jsonl byte for byte at both widths, like the
-// golden engine.
+// path) reproduces its expected.jsonl byte for byte at every width of
+// rtlWidths (64, 128, 256, 512), like the golden engine.
 func TestReplayRTLEqualsExpected(t *testing.T) {
 	dirs, err := vector.Dirs(filepath.Join("..", "..", "vectors"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
-	for _, width := range []string{"64", "128"} {
+	require.Equal(t, []int{64, 128, 256, 512}, rtlWidths)
+	for _, w := range rtlWidths {
+		width := strconv.Itoa(w)
 		for _, dir := range dirs {
 			want, err := os.ReadFile(filepath.Join(dir, vector.ExpectedFile))
 			require.NoError(t, err)

@@ -2,8 +2,8 @@
 //
 // Usage:
 //
-//	mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-//	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128]
+//	mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
+//	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
 //	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors): the
@@ -60,8 +60,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]
-       mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128]
+const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
+       mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
                     [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 2 bad

@@ -10,7 +10,7 @@ import (
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-const runUsage = `usage: mparx run [--engine golden|rtl] [--width 64|128] [DIR]   (DIR defaults to vectors)`
+const runUsage = `usage: mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]   (DIR defaults to vectors)`
 
 // rtlResult is what the RTL engine reports of one vector.
 type rtlResult struct {

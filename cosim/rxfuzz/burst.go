@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/wire"
@@ -17,9 +18,12 @@ import (
 // parameters as the co-simulation variants build them, docs/design.md
 // sections 3 and 5).
 const (
-	FIFODepth   = 2048 // FIFO_DEPTH (beats), the rtl/mpa_rx.v default the variants keep
-	MaxInFlight = 14   // frames between their last beat and the end of their egress
+	MaxInFlight = 14 // frames between their last beat and the end of their egress
 )
+
+// FIFODepth is FIFO_DEPTH in beats as the variants build it at a
+// DATA_WIDTH: the rtl/mpa_rx.v default for MAX_FRAME 9018 (jumbo).
+func FIFODepth(width int) int { return cycle.DefaultFIFODepth(width, cycle.JumboFrame) }
 
 // LWalk is the walker's latency L_WALK at a DATA_WIDTH (docs/design.md
 // section 3).
@@ -46,7 +50,7 @@ func LWalk(width int) int {
 // at most FIFO_DEPTH stored beats one per cycle. 8 cycles of margin cover
 // the FIFO's read latency and the handshake registers.
 func TreadyBound(width int) int {
-	return 3 + LWalk(width) + 1 + 2 + 2 + FIFODepth + 8
+	return 3 + LWalk(width) + 1 + 2 + 2 + FIFODepth(width) + 8
 }
 
 // BurstReport is what a burst run measured.

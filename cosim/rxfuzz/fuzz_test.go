@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	fuzzFrames   = flag.Int("frames", 100000, "TestFuzz: mutated frames per DATA_WIDTH")
+	fuzzFrames   = flag.Int("frames", -1, "TestFuzz: mutated frames per DATA_WIDTH (-1: CIFrames of the width)")
 	fuzzDuration = flag.Duration("duration", 0, "TestFuzz: run this long per DATA_WIDTH instead of -frames")
 	fuzzSeed     = flag.Uint64("seed", 1, "TestFuzz: campaign seed (0: random, printed)")
 	fuzzOut      = flag.String("out", "testdata", "TestFuzz: directory for failing streams")
@@ -32,8 +32,15 @@ func loadVectors(t testing.TB) []*vector.Vector {
 	return vs
 }
 
+// CIFrames are the mutated frames per DATA_WIDTH that `go test` (and so
+// `make test`) runs: 100,000 at 64 and 128 bits as before; at 256 and 512
+// bits, whose models cost more CPU per frame, fewer, so that `make test`
+// stays under 30 minutes on 2 cores (docs/robustness.md). `make fuzz`
+// runs every width for a duration instead.
+var CIFrames = map[int]int{64: 100000, 128: 100000, 256: 50000, 512: 50000}
+
 // The differential fuzzer at every width, in parallel: -frames mutated
-// frames per width (CI: 100,000), or -duration per width; a random seed
+// frames per width (CI: CIFrames), or -duration per width; a random seed
 // with -seed 0. Any disagreement between the RTL and the model, or any
 // stuck handshake, fails the test and leaves the shrunk stream in
 // testdata (replayed by TestReplay from then on).
@@ -48,7 +55,11 @@ func TestFuzz(t *testing.T) {
 	for _, width := range rxtop.Widths {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
 			t.Parallel()
-			res, err := Fuzz(Config{Width: width, Seed: seed, Vectors: vs, Frames: *fuzzFrames,
+			frames := *fuzzFrames
+			if frames < 0 {
+				frames = CIFrames[width]
+			}
+			res, err := Fuzz(Config{Width: width, Seed: seed, Vectors: vs, Frames: frames,
 				Duration: *fuzzDuration, OutDir: *fuzzOut, Log: t.Logf, MaxStream: 400, MaxFailures: *fuzzFailures})
 			require.NoError(t, err)
 			t.Logf("w%d: %d streams, %d frames (%d mutated), %d cycles, %v; withheld for known bugs: %v",

@@ -39,7 +39,7 @@ const (
 )
 
 // Widths are the DATA_WIDTHs with an mpa_rx co-simulation variant.
-var Widths = []int{64, 128}
+var Widths = []int{64, 128, 256, 512}
 
 // batch is the number of cycles per Lockstep.Step.
 const batch = 256
@@ -215,7 +215,7 @@ func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Co
 		return nil, err
 	}
 	sim.Reset(4)
-	cfg := cycle.Config{DataWidth: width, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion,
+	cfg := cycle.Config{DataWidth: width, MaxFrame: cycle.JumboFrame, ConnCount: Slots, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion,
 		RQDepth: RQDepth}
 	if adjust != nil {
 		adjust(&cfg)
@@ -423,7 +423,7 @@ type Options struct {
 // Bench returns the bench of a run.
 func (o Options) Bench() *cycle.Bench {
 	return cycle.NewBench(cycle.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
-		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1}, cycle.NewReady(o.Pattern, o.Seed))
+		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1, MaxFrame: cycle.JumboFrame}, cycle.NewReady(o.Pattern, o.Seed))
 }
 
 // Run runs vector v through the RTL and the model in lockstep. On a

@@ -82,11 +82,17 @@ func TestCutWithoutTlast(t *testing.T) {
 				lane := width / 8
 				d := *v
 				d.Frames = nil
-				cuts, lost := 0, 0
+				cuts, lost, long := 0, 0, 0
 				merged := map[int]bool{} // indices of the joined frames
 				for i := 0; i < len(v.Frames); i++ {
 					f := v.Frames[i].Data
-					if i < 5 || i%4 != 1 || i+1 >= len(v.Frames) || len(f) < 2*lane {
+					// every fourth frame of at least two beats (by rank, not
+					// index: at 512 bits few frames are two beats long)
+					canCut := i >= 5 && i+1 < len(v.Frames) && len(f) >= 2*lane
+					if canCut {
+						long++
+					}
+					if !canCut || long%4 != 1 {
 						d.Frames = append(d.Frames, v.Frames[i])
 						continue
 					}

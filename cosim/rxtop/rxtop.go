@@ -30,7 +30,7 @@ const (
 )
 
 // Widths are the DATA_WIDTHs with a co-simulation variant.
-var Widths = []int{64, 128}
+var Widths = []int{64, 128, 256, 512}
 
 // Event kinds on m_evt (docs/design.md section 4).
 const (

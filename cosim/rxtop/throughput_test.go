@@ -9,7 +9,7 @@ import (
 )
 
 // On aligned traffic with no backpressure, the receiver takes full-size
-// frames at one beat per cycle (s_axis_tready stays high) at both widths;
+// frames at one beat per cycle (s_axis_tready stays high) at every width;
 // short frames are bounded by the egress's per-frame events (VERDICT,
 // ADVANCED, a lookup and PLACED per FPDU). `make bench-rtl` prints the
 // table.

@@ -96,7 +96,8 @@ type Options struct {
 	// frames of FIFODepth+100 beats, dropped with code 0) put at random
 	// places of the vector.
 	Oversize  int
-	FIFODepth int // for Oversize (0: DefaultFIFODepth)
+	MaxFrame  int // MAX_FRAME for Oversize (0: MaxFrame)
+	FIFODepth int // for Oversize (0: DefaultFIFODepth(Lanes*8, MaxFrame))
 }
 
 // Report summarises a bench run.
@@ -264,7 +265,11 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	}
 	depth := b.opt.FIFODepth
 	if depth == 0 {
-		depth = DefaultFIFODepth
+		mf := b.opt.MaxFrame
+		if mf == 0 {
+			mf = MaxFrame
+		}
+		depth = DefaultFIFODepth(b.opt.Lanes*8, mf)
 	}
 	for fi, f := range v.Frames {
 		if over[fi] {

@@ -21,7 +21,7 @@ func BenchmarkModel(b *testing.B) {
 		var cycles uint64
 		for b.Loop() {
 			bn := NewBench(opt, NewReady(NoStall, 1))
-			m := New(Config{DataWidth: 64, ConnCount: 1024, RQDepth: 8, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
+			m := New(Config{DataWidth: 64, MaxFrame: JumboFrame, ConnCount: 1024, RQDepth: 8, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
 			rep, err := bn.Run(v, &ModelDUT{M: m, Bench: bn})
 			require.NoError(b, err)
 			cycles += rep.Cycles

@@ -79,9 +79,27 @@ const (
 	// MaxInflight is the number of frames between their last beat and the
 	// end of their egress at which s_axis_tready goes low.
 	MaxInflight = 14
-	// DefaultFIFODepth is mpa_rx's default FIFO_DEPTH in beats.
-	DefaultFIFODepth = 2048
+	// MaxFrame is mpa_rx's default MAX_FRAME: the longest frame in octets
+	// (Ethernet header to the end of the TCP payload, no FCS) of a
+	// 1500-octet MTU with an 802.1Q tag.
+	MaxFrame = 1518
+	// JumboFrame is MAX_FRAME in the jumbo configuration (9000-octet MTU),
+	// the one the co-simulation variants build.
+	JumboFrame = 9018
 )
+
+// DefaultFIFODepth returns mpa_rx's default FIFO_DEPTH in beats at a data
+// width and MAX_FRAME: two frames of maxFrame octets rounded up to a power
+// of two (docs/design.md section 6).
+func DefaultFIFODepth(dataWidth, maxFrame int) int {
+	lanes := dataWidth / 8
+	beats := 2 * ((maxFrame + lanes - 1) / lanes)
+	d := 1
+	for d < beats {
+		d <<= 1
+	}
+	return d
+}
 
 // LWalk returns L_WALK, the walker's latency, at a data width: 15, 16, 17,
 // 18 at 64, 128, 256, 512 bits.
@@ -99,7 +117,8 @@ func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
 type Config struct {
 	DataWidth  int    // 64, 128, 256 or 512
 	ConnCount  int    // CONN_COUNT
-	FIFODepth  int    // FIFO_DEPTH in beats (0: DefaultFIFODepth)
+	MaxFrame   int    // MAX_FRAME in octets (0: MaxFrame)
+	FIFODepth  int    // FIFO_DEPTH in beats (0: DefaultFIFODepth(DataWidth, MaxFrame))
 	Window     uint32 // receive window (0: rx.DefaultWindow)
 	DDPVersion uint8  // the DDP version the placer accepts
 	// RQDepth is RQ_DEPTH; when not zero, a post further than RQ_DEPTH
@@ -268,8 +287,11 @@ type Model struct {
 
 // New returns a model in its reset state.
 func New(cfg Config) *Model {
+	if cfg.MaxFrame == 0 {
+		cfg.MaxFrame = MaxFrame
+	}
 	if cfg.FIFODepth == 0 {
-		cfg.FIFODepth = DefaultFIFODepth
+		cfg.FIFODepth = DefaultFIFODepth(cfg.DataWidth, cfg.MaxFrame)
 	}
 	if cfg.Window == 0 {
 		cfg.Window = rx.DefaultWindow

@@ -345,3 +345,18 @@ func TestParserBeforeWalker(t *testing.T) {
 		assert.LessOrEqual(t, LParse(width)+2, 3+LWalk(width), "w%d", width)
 	}
 }
+
+// TestDefaultFIFODepth: mpa_rx's default FIFO_DEPTH is the smallest power
+// of two holding two frames of MAX_FRAME octets at every width.
+func TestDefaultFIFODepth(t *testing.T) {
+	for _, width := range []int{64, 128, 256, 512} {
+		for _, mf := range []int{MaxFrame, JumboFrame, 64, 9216} {
+			d := DefaultFIFODepth(width, mf)
+			assert.Zero(t, d&(d-1), "power of two at %d bits, %d octets", width, mf)
+			assert.GreaterOrEqual(t, d*width/8, 2*mf, "two frames at %d bits, %d octets", width, mf)
+			// each frame starts on a beat: two frames of mf octets take
+			// twice ceil(mf / lanes) beats, more than half of d
+			assert.Greater(t, 2*((mf+width/8-1)/(width/8)), d/2, "smallest at %d bits, %d octets", width, mf)
+		}
+	}
+}
