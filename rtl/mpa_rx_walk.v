@@ -37,7 +37,7 @@
  * [127:96] (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
  * MSN, MO); a word that is not payload reads as 0. rec_first / rec_last mark
  * the frame's first and last record. Every record of a frame is written into
- * the FIFO at the latest 7 cycles after the cycle of the frame's w_last beat
+ * the FIFO at the latest 8 cycles after the cycle of the frame's w_last beat
  * and reaches rec_* 2 cycles after its write (when nothing is ahead of it),
  * so it is in the FIFO by the time sum_valid pulses for the frame.
  * FIFO bound: NREC = max(NCRC, KMAX + 1) banks (2, 2, 3, 5 at 64, 128, 256,
@@ -92,11 +92,12 @@
  * frame's last beat (or the small FPDU that stops the walk) is closed there
  * and its result ignored.
  *
- * Latency: L_WALK = 8 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
- * the crc32c latency, mirrored in LCRC): 16 at 64 bit, 17 at 128, 18 at 256,
- * 19 at 512. Pipeline:
+ * Latency: L_WALK = 9 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
+ * the crc32c latency, mirrored in LCRC): 17 at 64 bit, 18 at 128, 19 at 256,
+ * 20 at 512. Pipeline:
  *   A  input register; payload start; marker grid phase of the beat
  *   B  per word: FPDU content length from a would-be ULPDU_Length there
+ *   P  per word: the markers inside it
  *   C  per word: FPDU end and next ULPDU_Length position, markers included
  *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX)
  *   E  the walk (the loop over beats): select the entry's chain
@@ -168,7 +169,7 @@ localparam NREC = KMAX + 1 > NCRC ? KMAX + 1 : NCRC; // record slots = FIFO bank
 localparam RW = NREC > 4 ? 3 : (NREC > 2 ? 2 : 1);   // bits of a record slot index
 localparam LCRC = 5 + $clog2(KEEP);         // crc32c latency (its header)
 /* verilator lint_off UNUSEDPARAM */
-localparam L_WALK = 8 + LCRC;               // w_last beat to sum_valid (documentation)
+localparam L_WALK = 9 + LCRC;               // w_last beat to sum_valid (documentation)
 /* verilator lint_on UNUSEDPARAM */
 localparam PW = 16;                         // bits of a word position in a frame
 localparam BANK_AW = $clog2((MAX_FPDUS + NREC - 1) / NREC);
@@ -201,7 +202,7 @@ always @(posedge clk) begin
         a_pmask <= w_pmask;
         a_last <= w_last;
         a_first <= !in_frame;
-        a_pfirst <= (|w_pmask) && !(in_frame && pay_seen);
+        a_pfirst <= i_pfirst;
         a_B <= in_frame ? a_B + WPB[PW-1:0] : {PW{1'b0}};
         a_mw <= seq_off[8:2];
         a_mon <= markers_on;
@@ -233,14 +234,27 @@ end
 
 // Marker grid phase: word 0 of the beat is q_cur words past a marker
 // position (mod 128). Payload word 0 is ((seg_seq - seq_start) mod 512) / 4.
-reg [6:0] q_reg = 7'd0;
-wire [6:0] q_cur = a_pfirst ? a_mw - {{(7-LW){1'b0}}, a_j0} : q_reg;
+// Worked out as the beat enters stage A (q_nxt: the phase of the beat
+// after the last one).
+reg [LW-1:0] i_j0;
+integer ii;
+always @* begin
+    i_j0 = {LW{1'b0}};
+    for (ii = WPB - 1; ii >= 0; ii = ii - 1)
+        if (w_pmask[ii])
+            i_j0 = ii[LW-1:0];
+end
+wire i_pfirst = (|w_pmask) && !(in_frame && pay_seen);
+reg [6:0] q_nxt = 7'd0, q_cur = 7'd0;
+wire [6:0] i_q = i_pfirst ? seq_off[8:2] - {{(7-LW){1'b0}}, i_j0} : q_nxt;
 
 always @(posedge clk) begin
-    if (a_valid)
-        q_reg <= q_cur + WPB[6:0];
+    if (w_valid) begin
+        q_cur <= i_q;
+        q_nxt <= i_q + WPB[6:0];
+    end
     if (rst)
-        q_reg <= 7'd0;
+        q_nxt <= 7'd0;
 end
 
 // ========================================================== stage B
@@ -318,6 +332,64 @@ generate
     end
 endgenerate
 
+// ========================================================== stage P
+// Per word: the FPDU's length in words, markers included.
+reg p_valid = 1'b0, p_first = 1'b0, p_last = 1'b0, p_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] p_data = 0;
+reg [WPB-1:0] p_pmask = 0;
+reg [PW-1:0] p_B = 0;
+reg p_mon = 1'b0, p_con = 1'b0, p_grid = 1'b0, p_mkP0 = 1'b0;
+reg [LW-1:0] p_j0 = 0, p_hi = 0;
+
+always @(posedge clk) begin
+    p_valid <= b_valid;
+    p_data <= b_data;
+    p_pmask <= b_pmask;
+    p_first <= b_first;
+    p_last <= b_last;
+    p_pfirst <= b_pfirst;
+    p_B <= b_B;
+    p_mon <= b_mon;
+    p_con <= b_con;
+    p_grid <= b_grid;
+    p_mkP0 <= b_mkP0;
+    p_j0 <= b_j0;
+    p_hi <= b_hi;
+    if (rst)
+        p_valid <= 1'b0;
+end
+
+wire [15*WPB-1:0] pw_cm;
+wire [7*WPB-1:0] pw_g;
+wire [WPB-1:0] pw_gt, pw_mkprev;
+wire [3*WPB-1:0] pw_hs;
+
+generate
+    for (gj = 0; gj < WPB; gj = gj + 1) begin : g_decp
+        wire [14:0] c = bw_c[15*gj +: 15];
+        wire [7:0] a0 = bw_a0[8*gj +: 8];
+        wire [8:0] y = bw_y[9*gj +: 9];
+        wire [7:0] q = a0 + {7'd0, y >= 9'd127} + {7'd0, y >= 9'd254};
+        wire [7:0] m = bw_gt[gj] ? q + 8'd1 : 8'd0;
+        reg [14:0] cm_q = 0;
+        reg [6:0] g_q = 0;
+        reg gt_q = 1'b0, mkprev_q = 1'b0;
+        reg [2:0] hs_q = 0;
+        always @(posedge clk) begin
+            cm_q <= c + {7'd0, m};
+            g_q <= bw_g[7*gj +: 7];
+            gt_q <= bw_gt[gj];
+            mkprev_q <= bw_mkprev[gj];
+            hs_q <= bw_hs[3*gj +: 3];
+        end
+        assign pw_cm[15*gj +: 15] = cm_q;
+        assign pw_g[7*gj +: 7] = g_q;
+        assign pw_gt[gj] = gt_q;
+        assign pw_mkprev[gj] = mkprev_q;
+        assign pw_hs[3*gj +: 3] = hs_q;
+    end
+endgenerate
+
 // ========================================================== stage C
 reg c_valid = 1'b0, c_first = 1'b0, c_last = 1'b0, c_pfirst = 1'b0;
 reg [DATA_WIDTH-1:0] c_data = 0;
@@ -327,18 +399,18 @@ reg c_con = 1'b0, c_grid = 1'b0, c_mkP0 = 1'b0;
 reg [LW-1:0] c_j0 = 0, c_hi = 0;
 
 always @(posedge clk) begin
-    c_valid <= b_valid;
-    c_data <= b_data;
-    c_pmask <= b_pmask;
-    c_first <= b_first;
-    c_last <= b_last;
-    c_pfirst <= b_pfirst;
-    c_B <= b_B;
-    c_con <= b_con;
-    c_grid <= b_grid;
-    c_mkP0 <= b_mkP0;
-    c_j0 <= b_j0;
-    c_hi <= b_hi;
+    c_valid <= p_valid;
+    c_data <= p_data;
+    c_pmask <= p_pmask;
+    c_first <= p_first;
+    c_last <= p_last;
+    c_pfirst <= p_pfirst;
+    c_B <= p_B;
+    c_con <= p_con;
+    c_grid <= p_grid;
+    c_mkP0 <= p_mkP0;
+    c_j0 <= p_j0;
+    c_hi <= p_hi;
     if (rst)
         c_valid <= 1'b0;
 end
@@ -353,17 +425,12 @@ wire [3*WPB-1:0] cw_hs;
 generate
     for (gj = 0; gj < WPB; gj = gj + 1) begin : g_dec2
         localparam [PW-1:0] JP = gj;
-        wire [14:0] c = bw_c[15*gj +: 15];
-        wire [6:0] g = bw_g[7*gj +: 7];
-        wire [7:0] a0 = bw_a0[8*gj +: 8];
-        wire [8:0] y = bw_y[9*gj +: 9];
-        wire [7:0] q = a0 + {7'd0, y >= 9'd127} + {7'd0, y >= 9'd254};
-        wire [7:0] m = bw_gt[gj] ? q + 8'd1 : 8'd0;
-        wire [14:0] cm = c + {7'd0, m};
-        wire [PW-1:0] e = b_B + JP + {1'b0, cm};
+        wire [14:0] cm = pw_cm[15*gj +: 15];
+        wire [6:0] g = pw_g[7*gj +: 7];
+        wire [PW-1:0] e = p_B + JP + {1'b0, cm};
         wire [6:0] ge = g + cm[6:0];
-        wire mke = b_mon && ge == 7'd0;
-        wire [15:0] ulen = {b_data[32*gj +: 8], b_data[32*gj+8 +: 8]};
+        wire mke = p_mon && ge == 7'd0;
+        wire [15:0] ulen = {p_data[32*gj +: 8], p_data[32*gj+8 +: 8]};
         reg [PW-1:0] e_q = 0, nl_q = 0;
         reg small_q = 1'b0, fm_q = 1'b0, mk_q = 1'b0, mkprev_q = 1'b0;
         reg [2:0] hs_q = 0;
@@ -371,10 +438,10 @@ generate
             e_q <= e;
             nl_q <= e + {{(PW-1){1'b0}}, mke};
             small_q <= ulen < 16'd14;
-            fm_q <= b_mon && bw_gt[gj];
-            mk_q <= b_mon && g == 7'd0;
-            mkprev_q <= bw_mkprev[gj];
-            hs_q <= bw_hs[3*gj +: 3];
+            fm_q <= p_mon && pw_gt[gj];
+            mk_q <= p_mon && g == 7'd0;
+            mkprev_q <= pw_mkprev[gj];
+            hs_q <= pw_hs[3*gj +: 3];
         end
         assign cw_E[PW*gj +: PW] = e_q;
         assign cw_nL[PW*gj +: PW] = nl_q;
@@ -397,12 +464,19 @@ reg [KMAX*LW*WPB-1:0] dn_pos;
 reg [2*WPB-1:0] dn_end;
 reg [PW*WPB-1:0] dn_exL, dn_exS;
 reg [WPB-1:0] dn_inb;       // the next ULPDU_Length word is in this beat
+reg [WPB-1:0] dn_einb;      // the FPDU's end is in this beat
+reg [WPB-1:0] dn_pendx;     // the chain ends at an FPDU starting with a marker in the beat's last word
+reg [WPB-1:0] dn_anyl;      // a visited ULPDU_Length word has the DDP L bit
 reg [LW-1:0] dc_cur, dc_last, dc_nxt;
 reg dc_alive, dc_pay, dc_small, dc_inb;
 integer de, ds, dj;
 always @* begin
-    for (dj = 0; dj < WPB; dj = dj + 1)
+    for (dj = 0; dj < WPB; dj = dj + 1) begin
         dn_inb[dj] = cw_nL[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
+        dn_einb[dj] = cw_E[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
+    end
+    dn_pendx = 0;
+    dn_anyl = 0;
     dn_cnt = 0;
     dn_pos = 0;
     dn_end = 0;
@@ -431,6 +505,9 @@ always @* begin
                     dc_alive = 1'b0;
                 end else begin
                     dn_pos[(de*KMAX + ds)*LW +: LW] = dc_cur;
+                    for (dj = 0; dj < WPB; dj = dj + 1)
+                        if (dc_cur == dj[LW-1:0] && c_data[32*dj + 22])
+                            dn_anyl[de] = 1'b1;
                     dn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
                     dc_last = dc_cur;
                     if (dc_small) begin
@@ -448,6 +525,7 @@ always @* begin
             if (dc_last == dj[LW-1:0]) begin
                 dn_exL[PW*de +: PW] = cw_nL[PW*dj +: PW];
                 dn_exS[PW*de +: PW] = cw_E[PW*dj +: PW];
+                dn_pendx[de] = dn_einb[dj] && !dn_inb[dj];
             end
         end
     end
@@ -458,12 +536,16 @@ reg [DATA_WIDTH-1:0] d_data = 0;
 reg [WPB-1:0] d_pmask = 0;
 reg [PW-1:0] d_B = 0;
 reg d_con = 1'b0, d_grid = 1'b0, d_mkP0 = 1'b0;
-reg [LW-1:0] d_j0 = 0, d_hi = 0;
 reg [3*WPB-1:0] d_cnt = 0;
 reg [KMAX*LW*WPB-1:0] d_pos = 0;
 reg [2*WPB-1:0] d_end = 0;
 reg [PW*WPB-1:0] d_exL = 0, d_exS = 0, d_E = 0;
-reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0;
+reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0, d_pendx = 0, d_anyle = 0;
+reg [PW-1:0] d_P0 = 0, d_nL0 = 0, d_Pendx = 0;
+reg [PW-LW-1:0] d_Bn = 0;
+reg d_hit0 = 1'b0;
+wire [PW-1:0] dn_P0 = c_B + {{(PW-LW){1'b0}}, c_j0};
+wire [PW-1:0] dn_nL0 = dn_P0 + {{(PW-1){1'b0}}, c_mkP0};
 reg [3*WPB-1:0] d_hs = 0;
 
 always @(posedge clk) begin
@@ -477,8 +559,6 @@ always @(posedge clk) begin
     d_con <= c_con;
     d_grid <= c_grid;
     d_mkP0 <= c_mkP0;
-    d_j0 <= c_j0;
-    d_hi <= c_hi;
     d_cnt <= dn_cnt;
     d_pos <= dn_pos;
     d_end <= dn_end;
@@ -490,18 +570,28 @@ always @(posedge clk) begin
     d_mk <= cw_mk;
     d_mkprev <= cw_mkprev;
     d_hs <= cw_hs;
+    d_pendx <= dn_pendx;
+    d_anyle <= dn_anyl;
+    d_P0 <= dn_P0;
+    d_nL0 <= dn_nL0;
+    d_hit0 <= dn_nL0[PW-1:LW] == c_B[PW-1:LW];
+    d_Pendx <= c_B + {{(PW-LW){1'b0}}, c_hi} + 1'b1;
+    d_Bn <= c_B[PW-1:LW] + 1'b1;
     if (rst)
         d_valid <= 1'b0;
 end
 
 // ========================================================== stage E: the walk
+// The loop over beats. Its state includes whether the next ULPDU_Length
+// word and the next FPDU start fall in the next beat (compared when they
+// are set, against that beat's base), whether that FPDU begins with a
+// marker, and whether the frame has records yet.
 reg w_act = 1'b0, w_stop = 1'b0, w_fm = 1'b0, w_anyl = 1'b0;
+reg w_nz = 1'b0, w_lead = 1'b0, w_hitn = 1'b0, w_nSn = 1'b0;
 reg [PW-1:0] w_nL = 0, w_nS = 0, w_P0 = 0, w_Pend = 0;
 reg [15:0] w_nrec = 16'd0;
 
-wire [PW-1:0] d_P0 = d_B + {{(PW-LW){1'b0}}, d_j0};
-
-reg en_act_in, en_stop_in, en_fm_in, en_anyl_in, en_hit;
+reg en_act_in, en_stop_in, en_fm_in, en_anyl_in, en_hit, en_nz_in, en_lead_in, en_nLin, en_nSin;
 reg [PW-1:0] en_nL_in, en_nS_in, en_P0_in, en_Pend_in;
 reg [15:0] en_nrec_in;
 reg [LW-1:0] en_ent, en_p;
@@ -509,8 +599,8 @@ reg [2:0] en_cnt;
 reg [1:0] en_endk;
 reg [PW-1:0] en_exL, en_exS;
 reg [KMAX*LW-1:0] en_pos;
-reg en_mkprev, en_rfm;
-reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend;
+reg en_mkprev, en_rfm0, en_pendx, en_anyle;
+reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_lead, en_hitn, en_nSn;
 reg [PW-1:0] en_nL, en_nS, en_Pend;
 reg [15:0] en_nrec;
 reg [KMAX*LW-1:0] en_rpos, en_ros;
@@ -522,22 +612,29 @@ integer ei, ej;
 
 always @* begin
     en_act_in = d_pfirst || (!d_first && w_act);
-    en_nL_in = d_pfirst ? d_P0 + {{(PW-1){1'b0}}, d_mkP0} : w_nL;
+    en_nL_in = d_pfirst ? d_nL0 : w_nL;
     en_nS_in = d_pfirst ? d_P0 : w_nS;
     en_P0_in = d_pfirst ? d_P0 : w_P0;
+    en_lead_in = d_pfirst ? d_mkP0 : w_lead;      // en_nS_in != en_nL_in
+    en_nLin = d_pfirst ? d_hit0 : w_hitn;         // en_nL_in is in this beat
+    en_nSin = d_pfirst || w_nSn;                  // en_nS_in is in this beat
     en_stop_in = !d_first && w_stop;
     en_fm_in = !d_first && w_fm;
     en_anyl_in = !d_first && w_anyl;
+    en_nz_in = !d_first && w_nz;                  // en_nrec_in != 0
     en_nrec_in = d_first ? 16'd0 : w_nrec;
     en_Pend_in = d_first ? {PW{1'b0}} : w_Pend;
 
-    en_hit = en_act_in && en_nL_in[PW-1:LW] == d_B[PW-1:LW];
+    en_hit = en_act_in && en_nLin;
     en_ent = en_nL_in[LW-1:0];
     en_cnt = 3'd0;
     en_endk = END_CONT;
     en_exL = {PW{1'b0}};
     en_exS = {PW{1'b0}};
     en_pos = {(KMAX*LW){1'b0}};
+    en_rfm0 = 1'b0;
+    en_pendx = 1'b0;
+    en_anyle = 1'b0;
     for (ej = 0; ej < WPB; ej = ej + 1) begin
         if (en_ent == ej[LW-1:0]) begin
             en_cnt = d_cnt[3*ej +: 3];
@@ -545,6 +642,9 @@ always @* begin
             en_exL = d_exL[PW*ej +: PW];
             en_exS = d_exS[PW*ej +: PW];
             en_pos = d_pos[ej*KMAX*LW +: KMAX*LW];
+            en_rfm0 = d_fm[ej];
+            en_pendx = d_pendx[ej];
+            en_anyle = d_anyle[ej];
         end
     end
     if (!en_hit)
@@ -554,11 +654,13 @@ always @* begin
     en_nL = en_nL_in;
     en_nS = en_nS_in;
     en_stop = en_stop_in;
+    en_lead = en_lead_in;
     if (en_hit) begin
         case (en_endk)
             END_CONT: begin
                 en_nL = en_exL;
                 en_nS = en_exS;
+                en_lead = en_exL[0] ^ en_exS[0];  // en_exL is en_exS or en_exS + 1
             end
             END_NONPAY: begin
                 en_act = 1'b0;
@@ -571,13 +673,14 @@ always @* begin
             end
         endcase
     end
+    en_hitn = en_nL[PW-1:LW] == d_Bn;
+    en_nSn = en_nS[PW-1:LW] == d_Bn;
     // The first ULPDU_Length word of the beat belongs to an FPDU that
     // started with a marker in the last word of the previous beat.
-    en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_nS_in != en_nL_in;
+    en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_lead_in;
     // An FPDU starts with a marker in the beat's last word; its
     // ULPDU_Length word is in the next beat.
-    en_pend = en_act && en_nS[PW-1:LW] == d_B[PW-1:LW] && en_nL[PW-1:LW] != d_B[PW-1:LW] &&
-        d_pmask[WPB-1];
+    en_pend = d_pmask[WPB-1] && (en_hit ? en_endk == END_CONT && en_pendx : en_act_in && en_nSin);
 
     // The visited ULPDU_Length words, in order.
     en_rpos = 0;
@@ -587,17 +690,13 @@ always @* begin
     en_rsmall = 0;
     en_rfirst = 0;
     en_rhs = 0;
-    en_anyl = en_anyl_in;
-    en_fm = en_fm_in;
     for (ei = 0; ei < KMAX; ei = ei + 1) begin
         en_p = en_pos[ei*LW +: LW];
         en_rpos[ei*LW +: LW] = en_p;
         en_mkprev = 1'b0;
-        en_rfm = 1'b0;
         for (ej = 0; ej < WPB; ej = ej + 1) begin
             if (en_p == ej[LW-1:0]) begin
                 en_mkprev = d_mkprev[ej];
-                en_rfm = d_fm[ej];
                 en_rE[ei*PW +: PW] = d_E[PW*ej +: PW];
                 en_rword[ei*32 +: 32] = d_data[32*ej +: 32];
                 en_rsmall[ei] = d_small[ej];
@@ -611,14 +710,15 @@ always @* begin
             en_ros[ei*LW +: LW] = en_nS_in[LW-1:0];
         else
             en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, en_mkprev};
-        en_rfirst[ei] = ei == 0 && en_nrec_in == 16'd0;
-        if (ei < en_cnt && en_rword[ei*32 + 22])
-            en_anyl = 1'b1;
-        if (ei == 0 && en_cnt != 3'd0 && en_nrec_in == 16'd0)
-            en_fm = en_rfm || en_nS_in != en_nL_in;
+        en_rfirst[ei] = ei == 0 && !en_nz_in;
     end
+    // Rank 0 is the entry word itself.
+    en_anyl = en_anyl_in || (en_hit && en_anyle);
+    en_fm = en_fm_in;
+    if (en_cnt != 3'd0 && !en_nz_in)
+        en_fm = en_rfm0 || en_lead_in;
     en_nrec = en_nrec_in + {13'd0, en_cnt};
-    en_Pend = (|d_pmask) ? d_B + {{(PW-LW){1'b0}}, d_hi} + 1'b1 : en_Pend_in;
+    en_Pend = (|d_pmask) ? d_Pendx : en_Pend_in;
 end
 
 
@@ -670,6 +770,10 @@ always @(posedge clk) begin
         w_anyl <= en_anyl;
         w_nrec <= en_nrec;
         w_Pend <= en_Pend;
+        w_nz <= en_nz_in || en_cnt != 3'd0;
+        w_lead <= en_lead;
+        w_hitn <= en_hitn;
+        w_nSn <= en_nSn;
     end
     e_valid <= d_valid;
     e_first <= d_first;
@@ -709,6 +813,10 @@ always @(posedge clk) begin
         w_P0 <= 0;
         w_Pend <= 0;
         w_nrec <= 16'd0;
+        w_nz <= 1'b0;
+        w_lead <= 1'b0;
+        w_hitn <= 1'b0;
+        w_nSn <= 1'b0;
         e_valid <= 1'b0;
     end
 end
@@ -798,7 +906,7 @@ reg [KMAX-1:0] xc_endin, xc_lpay;
 reg [NCRC-1:0] xs_dec, xs_open, xs_small, xs_endin, xs_lpay, xs_lead, xs_okp, xs_eqr, xs_dnz;
 reg [NCRC*PW-1:0] xs_Sopen, xs_Em1;
 reg [NCRC*WPB-1:0] xs_fwm, xs_lwm;
-reg [NCRC-1:0] xs_m;
+reg [KMAX:0] xs_m;         // which candidate opens the slot
 reg [SW-1:0] xs_sp;
 reg xs_pm;
 // Record ranks.
@@ -1271,12 +1379,12 @@ end
 // the oldest waiting one. They go to consecutive FIFO banks from wslot, the
 // bank of the next record to store; the first that does not fit (its bank
 // full) and all the frame's later records are dropped. Bank b takes the
-// record of slot (b + g_delta) mod NREC: g_delta, the record slot of the
-// next record to leave minus wslot, grows by the records dropped. Every
-// decision is made per bank in parallel (g_wrk[b] = (b - wslot) mod NREC,
-// a running remainder, orders the banks) and the totals are one count.
+// record of slot (b - wslot + g_pptr) mod NREC, g_pptr the record slot of
+// the next record to leave. Every decision is made per bank in parallel
+// (g_wrk[b] = (b - wslot) mod NREC, a running remainder, orders the banks)
+// and the totals are one count.
 reg [NREC*RW-1:0] g_wrk = rk_init(1'b0);
-reg [RW-1:0] g_delta = 0;
+reg [RW-1:0] g_pptr = 0;
 reg f_mkerr = 1'b0, f_ovf = 1'b0;
 reg [15:0] f_nstored = 16'd0;
 reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
@@ -1288,7 +1396,7 @@ reg [15:0] gn_nstored;
 reg [7:0] gn_nrfc, gn_ndraft;
 reg [NREC-1:0] gn_wr;
 reg [NREC*REC_W-1:0] gn_rec;
-reg [RW-1:0] gn_src, gn_delta;
+reg [RW-1:0] gn_src;
 reg [2:0] gn_nok;
 reg [NREC*RW-1:0] gn_wrk;
 integer gb, gc;
@@ -1298,7 +1406,7 @@ always @* begin
     gn_wr = 0;
     gn_rec = 0;
     for (gb = 0; gb < NREC; gb = gb + 1) begin
-        gn_src = rec_add(gb[RW-1:0], {{(4-RW){1'b0}}, g_delta});
+        gn_src = rec_add(g_wrk[gb*RW +: RW], {{(4-RW){1'b0}}, g_pptr});
         gn_blk = gn_ovf_in || bank_full[gb];
         for (gc = 0; gc < NREC; gc = gc + 1)
             if (g_wrk[gc*RW +: RW] < g_wrk[gb*RW +: RW] && bank_full[gc])
@@ -1315,7 +1423,6 @@ always @* begin
         gn_nok = gn_nok + {2'd0, gn_wr[gb]};
     for (gb = 0; gb < NREC; gb = gb + 1)
         gn_wrk[gb*RW +: RW] = rec_sub(g_wrk[gb*RW +: RW], {1'b0, gn_nok});
-    gn_delta = rec_add(rec_sub(g_delta, {1'b0, gn_nok}), {1'b0, q_npush});
     gn_ovf = gn_ovf_in || gn_nok != q_npush;
     gn_nstored = (q_first ? 16'd0 : f_nstored) + {13'd0, gn_nok};
     gn_mkerr = (!q_first && f_mkerr) || (|q_mkerr);
@@ -1332,7 +1439,7 @@ reg [SUM_W-1:0] h_sum = 0;
 always @(posedge clk) begin
     if (q_valid) begin
         g_wrk <= gn_wrk;
-        g_delta <= gn_delta;
+        g_pptr <= rec_add(g_pptr, {1'b0, q_npush});
         f_mkerr <= gn_mkerr;
         f_ovf <= gn_ovf;
         f_nstored <= gn_nstored;
@@ -1342,7 +1449,7 @@ always @(posedge clk) begin
     h_sum <= {gn_nrfc, gn_ndraft, q_sumx, q_nrec, !gn_ovf, gn_nstored, !gn_mkerr};
     if (rst) begin
         g_wrk <= rk_init(1'b0);
-        g_delta <= 0;
+        g_pptr <= 0;
         f_mkerr <= 1'b0;
         f_ovf <= 1'b0;
         f_nstored <= 16'd0;

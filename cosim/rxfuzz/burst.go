@@ -26,13 +26,13 @@ const (
 func LWalk(width int) int {
 	switch width {
 	case 64:
-		return 16
-	case 128:
 		return 17
-	case 256:
+	case 128:
 		return 18
+	case 256:
+		return 19
 	}
-	return 19
+	return 20
 }
 
 // TreadyBound is the longest run of cycles in which s_axis_tready may stay

@@ -83,10 +83,10 @@ const (
 	DefaultFIFODepth = 2048
 )
 
-// LWalk returns L_WALK, the walker's latency, at a data width: 16, 17, 18,
-// 19 at 64, 128, 256, 512 bits (eight walker stages, then the crc32c
+// LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
+// 20 at 64, 128, 256, 512 bits (nine walker stages, then the crc32c
 // engine's 5 + log2(DATA_WIDTH/8) cycles).
-func LWalk(dataWidth int) int { return 8 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
+func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
 
 // Config holds the parameters of the modelled receiver.
 type Config struct {
