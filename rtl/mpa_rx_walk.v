@@ -913,11 +913,10 @@ reg xs_pm;
 reg [TW-1:0] xr_t;
 reg [2:0] xr_c;
 reg [PW-1:0] xr_L;
-reg [31:0] xr_dw;
 reg [KMAX*PW-1:0] xr_lseq;
 reg [KMAX*4*PW-1:0] xr_hp;
 reg [KMAX*4-1:0] xr_hit;
-reg [KMAX*128-1:0] xr_hw;
+reg [KMAX*4*LW-1:0] xr_wo;
 reg [KMAX-1:0] xr_done;
 integer xc, xk, xj, xh;
 
@@ -1010,7 +1009,7 @@ always @* begin
     xr_lseq = 0;
     xr_hp = 0;
     xr_hit = 0;
-    xr_hw = 0;
+    xr_wo = 0;
     xr_done = 0;
     for (xc = 0; xc < KMAX; xc = xc + 1) begin
         xr_lseq[xc*PW +: PW] = e_B + {{(PW-LW){1'b0}}, e_rpos[xc*LW +: LW]} - e_P0;
@@ -1019,16 +1018,12 @@ always @* begin
             xr_c = xh[2:0] + ((xh[2:0] >= e_rhs[xc*3 +: 3]) ? 3'd2 : 3'd1);
             xr_t = {3'd0, e_rpos[xc*LW +: LW]} + {{(TW-3){1'b0}}, xr_c};
             xr_hp[(xc*4 + xh)*PW +: PW] = xr_L + {{(PW-3){1'b0}}, xr_c};
-            xr_dw = 32'd0;
-            for (xj = 0; xj < WPB; xj = xj + 1) begin
-                if (xr_t[LW-1:0] == xj[LW-1:0]) begin
-                    xr_dw = e_data[32*xj +: 32];
+            xr_wo[(xc*4 + xh)*LW +: LW] = xr_t[LW-1:0];
+            for (xj = 0; xj < WPB; xj = xj + 1)
+                if (xr_t[LW-1:0] == xj[LW-1:0])
                     xr_hit[xc*4 + xh] = e_pmask[xj];
-                end
-            end
             if (xr_t >= WPB[TW-1:0])
                 xr_hit[xc*4 + xh] = 1'b0;
-            xr_hw[(xc*4 + xh)*32 +: 32] = {xr_dw[7:0], xr_dw[15:8], xr_dw[23:16], xr_dw[31:24]};
             if (xh == 3)
                 xr_done[xc] = xr_t < WPB[TW-1:0];
         end
@@ -1052,7 +1047,7 @@ reg [KMAX*32-1:0] x_rword = 0;
 reg [KMAX-1:0] x_rfirst = 0, x_rdone = 0;
 reg [KMAX*4*PW-1:0] x_rhp = 0;
 reg [KMAX*4-1:0] x_rhit = 0;
-reg [KMAX*128-1:0] x_rhw = 0;
+reg [KMAX*4*LW-1:0] x_rwo = 0;
 
 always @(posedge clk) begin
     if (e_valid)
@@ -1095,7 +1090,7 @@ always @(posedge clk) begin
     x_rdone <= xr_done;
     x_rhp <= xr_hp;
     x_rhit <= xr_hit;
-    x_rhw <= xr_hw;
+    x_rwo <= xr_wo;
     if (rst) begin
         sp <= 0;
         x_valid <= 1'b0;
@@ -1217,7 +1212,6 @@ reg [NREC*PW-1:0] fr_lseq;
 reg [NREC*4*PW-1:0] fr_hp;
 reg [NREC*32-1:0] fr_word;
 reg [NREC*128-1:0] fr_hdr;
-reg [NREC*REC_W-1:0] fr_rec;
 reg [2:0] fr_npush;
 reg [RW-1:0] fr_r;
 reg fr_dec, fr_hit;
@@ -1239,7 +1233,6 @@ always @* begin
     fr_hp = 0;
     fr_word = 0;
     fr_hdr = 0;
-    fr_rec = 0;
     for (fr = 0; fr < NREC; fr = fr + 1) begin
         fr_r = r_rk[fr*RW +: RW];
         fr_dec = {{(5-RW){1'b0}}, fr_r} < {2'b00, x_ndec};
@@ -1269,8 +1262,14 @@ always @* begin
                 fr_first[fr] = x_rfirst[fc];
                 fr_hp[fr*4*PW +: 4*PW] = x_rhp[fc*4*PW +: 4*PW];
                 fr_done[fr] = x_rdone[fc];
-                for (fh = 0; fh < 4; fh = fh + 1)
-                    fr_hdr[fr*128 + 96 - 32*fh +: 32] = x_rhit[fc*4 + fh] ? x_rhw[(fc*4 + fh)*32 +: 32] : 32'd0;
+                for (fh = 0; fh < 4; fh = fh + 1) begin
+                    fr_dw = 32'd0;
+                    for (fw = 0; fw < WPB; fw = fw + 1)
+                        if (x_rwo[(fc*4 + fh)*LW +: LW] == fw[LW-1:0])
+                            fr_dw = x_data[32*fw +: 32];
+                    fr_hdr[fr*128 + 96 - 32*fh +: 32] = x_rhit[fc*4 + fh] ?
+                        {fr_dw[7:0], fr_dw[15:8], fr_dw[23:16], fr_dw[31:24]} : 32'd0;
+                end
             end
         end
         for (fh = 0; fh < 4; fh = fh + 1)
@@ -1284,8 +1283,6 @@ always @* begin
             (!fr_isnew[fr] || x_last || x_stop);
         fr_lastf[fr] = fr_isnew[fr] && (x_last || x_stop);
         fr_rk[fr*RW +: RW] = rec_sub(fr_r, {1'b0, x_ndec});
-        fr_rec[fr*REC_W +: REC_W] = {fr_lseq[fr*PW +: PW], fr_word[fr*32 +: 32],
-            fr_hdr[fr*128 +: 128], fr_first[fr], fr_lastf[fr]};
     end
     fr_npush = 3'd0;
     for (fr = 0; fr < NREC; fr = fr + 1)
@@ -1300,7 +1297,7 @@ reg g_end = 1'b0;
 reg q_valid = 1'b0, q_first = 1'b0;
 reg [NCRC-1:0] q_mkerr = 0, q_rfc = 0, q_draft = 0;
 reg [NREC-1:0] q_push = 0;
-reg [NREC*REC_W-1:0] q_rec = 0;
+reg [NREC-1:0] q_lastf = 0;    // the records themselves are r_* once F wrote them
 reg [2:0] q_npush = 3'd0;
 reg [4:0] q_sumx = 0;
 reg [15:0] q_nrec = 16'd0;
@@ -1341,7 +1338,7 @@ always @(posedge clk) begin
     q_rfc <= fn_chk & ~fn_mkerr_s & fn_frfc;
     q_draft <= fn_chk & ~fn_mkerr_s & fn_fdraft;
     q_push <= fr_push;
-    q_rec <= fr_rec;
+    q_lastf <= fr_lastf;
     q_npush <= fr_npush;
     q_sumx <= {x_whole, x_stop, x_grid, x_fm, x_anyl};
     q_nrec <= x_nrec;
@@ -1414,7 +1411,8 @@ always @* begin
         for (gc = 0; gc < NREC; gc = gc + 1) begin
             if (gn_src == gc[RW-1:0]) begin
                 gn_wr[gb] = q_push[gc] && !gn_blk;
-                gn_rec[gb*REC_W +: REC_W] = q_rec[gc*REC_W +: REC_W];
+                gn_rec[gb*REC_W +: REC_W] = {r_lseq[gc*PW +: PW], r_word[gc*32 +: 32],
+                    r_hdr[gc*128 +: 128], r_first[gc], q_lastf[gc]};
             end
         end
     end
