@@ -37,7 +37,7 @@
  * [127:96] (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
  * MSN, MO); a word that is not payload reads as 0. rec_first / rec_last mark
  * the frame's first and last record. Every record of a frame is written into
- * the FIFO at the latest 5 cycles after the cycle of the frame's w_last beat
+ * the FIFO at the latest 8 cycles after the cycle of the frame's w_last beat
  * and reaches rec_* 2 cycles after its write (when nothing is ahead of it),
  * so it is in the FIFO by the time sum_valid pulses for the frame.
  * FIFO bound: NREC = max(NCRC, KMAX + 1) banks (2, 2, 3, 5 at 64, 128, 256,
@@ -92,17 +92,24 @@
  * frame's last beat (or the small FPDU that stops the walk) is closed there
  * and its result ignored.
  *
- * Latency: L_WALK = 7 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
- * the crc32c latency, mirrored in LCRC): 15 at 64 bit, 16 at 128, 17 at 256,
- * 18 at 512. Pipeline:
+ * Latency: L_WALK = 9 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
+ * the crc32c latency, mirrored in LCRC): 17 at 64 bit, 18 at 128, 19 at 256,
+ * 20 at 512. Pipeline:
  *   A  input register; payload start; marker grid phase of the beat
  *   B  per word: FPDU content length from a would-be ULPDU_Length there
+ *   P  per word: the markers inside it
  *   C  per word: FPDU end and next ULPDU_Length position, markers included
  *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX)
- *   E  the walk (the only loop over beats): select the entry's chain
+ *   E  the walk (the loop over beats): select the entry's chain
+ *   X  per FPDU and record of the beat, in parallel: what its slot needs
+ *      (message bounds, marker distances, header word positions and the
+ *      header words this beat holds); engine slot assignment
  *   F  FPDU slots (one per engine): engine inputs, marker checks; record
- *      slots (one per FIFO bank): header capture, record FIFO writes
- *   then the crc32c engines and a summary register.
+ *      slots (KMAX + 1): header capture, which records leave
+ *   G  the leaving records to the FIFO banks (per bank in parallel, from
+ *      the store pointer; overflow), frame totals (counts)
+ *   then the crc32c engines (fed from F) and a summary register; G's
+ *   summary waits beside the engines.
  */
 module mpa_rx_walk #(
     // Width of the word view (64, 128, 256 or 512).
@@ -162,7 +169,7 @@ localparam NREC = KMAX + 1 > NCRC ? KMAX + 1 : NCRC; // record slots = FIFO bank
 localparam RW = NREC > 4 ? 3 : (NREC > 2 ? 2 : 1);   // bits of a record slot index
 localparam LCRC = 5 + $clog2(KEEP);         // crc32c latency (its header)
 /* verilator lint_off UNUSEDPARAM */
-localparam L_WALK = 7 + LCRC;               // w_last beat to sum_valid (documentation)
+localparam L_WALK = 9 + LCRC;               // w_last beat to sum_valid (documentation)
 /* verilator lint_on UNUSEDPARAM */
 localparam PW = 16;                         // bits of a word position in a frame
 localparam BANK_AW = $clog2((MAX_FPDUS + NREC - 1) / NREC);
@@ -195,7 +202,7 @@ always @(posedge clk) begin
         a_pmask <= w_pmask;
         a_last <= w_last;
         a_first <= !in_frame;
-        a_pfirst <= (|w_pmask) && !(in_frame && pay_seen);
+        a_pfirst <= i_pfirst;
         a_B <= in_frame ? a_B + WPB[PW-1:0] : {PW{1'b0}};
         a_mw <= seq_off[8:2];
         a_mon <= markers_on;
@@ -227,14 +234,27 @@ end
 
 // Marker grid phase: word 0 of the beat is q_cur words past a marker
 // position (mod 128). Payload word 0 is ((seg_seq - seq_start) mod 512) / 4.
-reg [6:0] q_reg = 7'd0;
-wire [6:0] q_cur = a_pfirst ? a_mw - {{(7-LW){1'b0}}, a_j0} : q_reg;
+// Worked out as the beat enters stage A (q_nxt: the phase of the beat
+// after the last one).
+reg [LW-1:0] i_j0;
+integer ii;
+always @* begin
+    i_j0 = {LW{1'b0}};
+    for (ii = WPB - 1; ii >= 0; ii = ii - 1)
+        if (w_pmask[ii])
+            i_j0 = ii[LW-1:0];
+end
+wire i_pfirst = (|w_pmask) && !(in_frame && pay_seen);
+reg [6:0] q_nxt = 7'd0, q_cur = 7'd0;
+wire [6:0] i_q = i_pfirst ? seq_off[8:2] - {{(7-LW){1'b0}}, i_j0} : q_nxt;
 
 always @(posedge clk) begin
-    if (a_valid)
-        q_reg <= q_cur + WPB[6:0];
+    if (w_valid) begin
+        q_cur <= i_q;
+        q_nxt <= i_q + WPB[6:0];
+    end
     if (rst)
-        q_reg <= 7'd0;
+        q_nxt <= 7'd0;
 end
 
 // ========================================================== stage B
@@ -312,6 +332,64 @@ generate
     end
 endgenerate
 
+// ========================================================== stage P
+// Per word: the FPDU's length in words, markers included.
+reg p_valid = 1'b0, p_first = 1'b0, p_last = 1'b0, p_pfirst = 1'b0;
+reg [DATA_WIDTH-1:0] p_data = 0;
+reg [WPB-1:0] p_pmask = 0;
+reg [PW-1:0] p_B = 0;
+reg p_mon = 1'b0, p_con = 1'b0, p_grid = 1'b0, p_mkP0 = 1'b0;
+reg [LW-1:0] p_j0 = 0, p_hi = 0;
+
+always @(posedge clk) begin
+    p_valid <= b_valid;
+    p_data <= b_data;
+    p_pmask <= b_pmask;
+    p_first <= b_first;
+    p_last <= b_last;
+    p_pfirst <= b_pfirst;
+    p_B <= b_B;
+    p_mon <= b_mon;
+    p_con <= b_con;
+    p_grid <= b_grid;
+    p_mkP0 <= b_mkP0;
+    p_j0 <= b_j0;
+    p_hi <= b_hi;
+    if (rst)
+        p_valid <= 1'b0;
+end
+
+wire [15*WPB-1:0] pw_cm;
+wire [7*WPB-1:0] pw_g;
+wire [WPB-1:0] pw_gt, pw_mkprev;
+wire [3*WPB-1:0] pw_hs;
+
+generate
+    for (gj = 0; gj < WPB; gj = gj + 1) begin : g_decp
+        wire [14:0] c = bw_c[15*gj +: 15];
+        wire [7:0] a0 = bw_a0[8*gj +: 8];
+        wire [8:0] y = bw_y[9*gj +: 9];
+        wire [7:0] q = a0 + {7'd0, y >= 9'd127} + {7'd0, y >= 9'd254};
+        wire [7:0] m = bw_gt[gj] ? q + 8'd1 : 8'd0;
+        reg [14:0] cm_q = 0;
+        reg [6:0] g_q = 0;
+        reg gt_q = 1'b0, mkprev_q = 1'b0;
+        reg [2:0] hs_q = 0;
+        always @(posedge clk) begin
+            cm_q <= c + {7'd0, m};
+            g_q <= bw_g[7*gj +: 7];
+            gt_q <= bw_gt[gj];
+            mkprev_q <= bw_mkprev[gj];
+            hs_q <= bw_hs[3*gj +: 3];
+        end
+        assign pw_cm[15*gj +: 15] = cm_q;
+        assign pw_g[7*gj +: 7] = g_q;
+        assign pw_gt[gj] = gt_q;
+        assign pw_mkprev[gj] = mkprev_q;
+        assign pw_hs[3*gj +: 3] = hs_q;
+    end
+endgenerate
+
 // ========================================================== stage C
 reg c_valid = 1'b0, c_first = 1'b0, c_last = 1'b0, c_pfirst = 1'b0;
 reg [DATA_WIDTH-1:0] c_data = 0;
@@ -321,18 +399,18 @@ reg c_con = 1'b0, c_grid = 1'b0, c_mkP0 = 1'b0;
 reg [LW-1:0] c_j0 = 0, c_hi = 0;
 
 always @(posedge clk) begin
-    c_valid <= b_valid;
-    c_data <= b_data;
-    c_pmask <= b_pmask;
-    c_first <= b_first;
-    c_last <= b_last;
-    c_pfirst <= b_pfirst;
-    c_B <= b_B;
-    c_con <= b_con;
-    c_grid <= b_grid;
-    c_mkP0 <= b_mkP0;
-    c_j0 <= b_j0;
-    c_hi <= b_hi;
+    c_valid <= p_valid;
+    c_data <= p_data;
+    c_pmask <= p_pmask;
+    c_first <= p_first;
+    c_last <= p_last;
+    c_pfirst <= p_pfirst;
+    c_B <= p_B;
+    c_con <= p_con;
+    c_grid <= p_grid;
+    c_mkP0 <= p_mkP0;
+    c_j0 <= p_j0;
+    c_hi <= p_hi;
     if (rst)
         c_valid <= 1'b0;
 end
@@ -347,17 +425,12 @@ wire [3*WPB-1:0] cw_hs;
 generate
     for (gj = 0; gj < WPB; gj = gj + 1) begin : g_dec2
         localparam [PW-1:0] JP = gj;
-        wire [14:0] c = bw_c[15*gj +: 15];
-        wire [6:0] g = bw_g[7*gj +: 7];
-        wire [7:0] a0 = bw_a0[8*gj +: 8];
-        wire [8:0] y = bw_y[9*gj +: 9];
-        wire [7:0] q = a0 + {7'd0, y >= 9'd127} + {7'd0, y >= 9'd254};
-        wire [7:0] m = bw_gt[gj] ? q + 8'd1 : 8'd0;
-        wire [14:0] cm = c + {7'd0, m};
-        wire [PW-1:0] e = b_B + JP + {1'b0, cm};
+        wire [14:0] cm = pw_cm[15*gj +: 15];
+        wire [6:0] g = pw_g[7*gj +: 7];
+        wire [PW-1:0] e = p_B + JP + {1'b0, cm};
         wire [6:0] ge = g + cm[6:0];
-        wire mke = b_mon && ge == 7'd0;
-        wire [15:0] ulen = {b_data[32*gj +: 8], b_data[32*gj+8 +: 8]};
+        wire mke = p_mon && ge == 7'd0;
+        wire [15:0] ulen = {p_data[32*gj +: 8], p_data[32*gj+8 +: 8]};
         reg [PW-1:0] e_q = 0, nl_q = 0;
         reg small_q = 1'b0, fm_q = 1'b0, mk_q = 1'b0, mkprev_q = 1'b0;
         reg [2:0] hs_q = 0;
@@ -365,10 +438,10 @@ generate
             e_q <= e;
             nl_q <= e + {{(PW-1){1'b0}}, mke};
             small_q <= ulen < 16'd14;
-            fm_q <= b_mon && bw_gt[gj];
-            mk_q <= b_mon && g == 7'd0;
-            mkprev_q <= bw_mkprev[gj];
-            hs_q <= bw_hs[3*gj +: 3];
+            fm_q <= p_mon && pw_gt[gj];
+            mk_q <= p_mon && g == 7'd0;
+            mkprev_q <= pw_mkprev[gj];
+            hs_q <= pw_hs[3*gj +: 3];
         end
         assign cw_E[PW*gj +: PW] = e_q;
         assign cw_nL[PW*gj +: PW] = nl_q;
@@ -391,12 +464,19 @@ reg [KMAX*LW*WPB-1:0] dn_pos;
 reg [2*WPB-1:0] dn_end;
 reg [PW*WPB-1:0] dn_exL, dn_exS;
 reg [WPB-1:0] dn_inb;       // the next ULPDU_Length word is in this beat
+reg [WPB-1:0] dn_einb;      // the FPDU's end is in this beat
+reg [WPB-1:0] dn_pendx;     // the chain ends at an FPDU starting with a marker in the beat's last word
+reg [WPB-1:0] dn_anyl;      // a visited ULPDU_Length word has the DDP L bit
 reg [LW-1:0] dc_cur, dc_last, dc_nxt;
 reg dc_alive, dc_pay, dc_small, dc_inb;
 integer de, ds, dj;
 always @* begin
-    for (dj = 0; dj < WPB; dj = dj + 1)
+    for (dj = 0; dj < WPB; dj = dj + 1) begin
         dn_inb[dj] = cw_nL[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
+        dn_einb[dj] = cw_E[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
+    end
+    dn_pendx = 0;
+    dn_anyl = 0;
     dn_cnt = 0;
     dn_pos = 0;
     dn_end = 0;
@@ -425,6 +505,9 @@ always @* begin
                     dc_alive = 1'b0;
                 end else begin
                     dn_pos[(de*KMAX + ds)*LW +: LW] = dc_cur;
+                    for (dj = 0; dj < WPB; dj = dj + 1)
+                        if (dc_cur == dj[LW-1:0] && c_data[32*dj + 22])
+                            dn_anyl[de] = 1'b1;
                     dn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
                     dc_last = dc_cur;
                     if (dc_small) begin
@@ -442,6 +525,7 @@ always @* begin
             if (dc_last == dj[LW-1:0]) begin
                 dn_exL[PW*de +: PW] = cw_nL[PW*dj +: PW];
                 dn_exS[PW*de +: PW] = cw_E[PW*dj +: PW];
+                dn_pendx[de] = dn_einb[dj] && !dn_inb[dj];
             end
         end
     end
@@ -452,12 +536,16 @@ reg [DATA_WIDTH-1:0] d_data = 0;
 reg [WPB-1:0] d_pmask = 0;
 reg [PW-1:0] d_B = 0;
 reg d_con = 1'b0, d_grid = 1'b0, d_mkP0 = 1'b0;
-reg [LW-1:0] d_j0 = 0, d_hi = 0;
 reg [3*WPB-1:0] d_cnt = 0;
 reg [KMAX*LW*WPB-1:0] d_pos = 0;
 reg [2*WPB-1:0] d_end = 0;
 reg [PW*WPB-1:0] d_exL = 0, d_exS = 0, d_E = 0;
-reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0;
+reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0, d_pendx = 0, d_anyle = 0;
+reg [PW-1:0] d_P0 = 0, d_nL0 = 0, d_Pendx = 0;
+reg [PW-LW-1:0] d_Bn = 0;
+reg d_hit0 = 1'b0;
+wire [PW-1:0] dn_P0 = c_B + {{(PW-LW){1'b0}}, c_j0};
+wire [PW-1:0] dn_nL0 = dn_P0 + {{(PW-1){1'b0}}, c_mkP0};
 reg [3*WPB-1:0] d_hs = 0;
 
 always @(posedge clk) begin
@@ -471,8 +559,6 @@ always @(posedge clk) begin
     d_con <= c_con;
     d_grid <= c_grid;
     d_mkP0 <= c_mkP0;
-    d_j0 <= c_j0;
-    d_hi <= c_hi;
     d_cnt <= dn_cnt;
     d_pos <= dn_pos;
     d_end <= dn_end;
@@ -484,18 +570,28 @@ always @(posedge clk) begin
     d_mk <= cw_mk;
     d_mkprev <= cw_mkprev;
     d_hs <= cw_hs;
+    d_pendx <= dn_pendx;
+    d_anyle <= dn_anyl;
+    d_P0 <= dn_P0;
+    d_nL0 <= dn_nL0;
+    d_hit0 <= dn_nL0[PW-1:LW] == c_B[PW-1:LW];
+    d_Pendx <= c_B + {{(PW-LW){1'b0}}, c_hi} + 1'b1;
+    d_Bn <= c_B[PW-1:LW] + 1'b1;
     if (rst)
         d_valid <= 1'b0;
 end
 
 // ========================================================== stage E: the walk
+// The loop over beats. Its state includes whether the next ULPDU_Length
+// word and the next FPDU start fall in the next beat (compared when they
+// are set, against that beat's base), whether that FPDU begins with a
+// marker, and whether the frame has records yet.
 reg w_act = 1'b0, w_stop = 1'b0, w_fm = 1'b0, w_anyl = 1'b0;
+reg w_nz = 1'b0, w_lead = 1'b0, w_hitn = 1'b0, w_nSn = 1'b0;
 reg [PW-1:0] w_nL = 0, w_nS = 0, w_P0 = 0, w_Pend = 0;
 reg [15:0] w_nrec = 16'd0;
 
-wire [PW-1:0] d_P0 = d_B + {{(PW-LW){1'b0}}, d_j0};
-
-reg en_act_in, en_stop_in, en_fm_in, en_anyl_in, en_hit;
+reg en_act_in, en_stop_in, en_fm_in, en_anyl_in, en_hit, en_nz_in, en_lead_in, en_nLin, en_nSin;
 reg [PW-1:0] en_nL_in, en_nS_in, en_P0_in, en_Pend_in;
 reg [15:0] en_nrec_in;
 reg [LW-1:0] en_ent, en_p;
@@ -503,12 +599,12 @@ reg [2:0] en_cnt;
 reg [1:0] en_endk;
 reg [PW-1:0] en_exL, en_exS;
 reg [KMAX*LW-1:0] en_pos;
-reg en_mkprev, en_rfm;
-reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_whole;
+reg en_mkprev, en_rfm0, en_pendx, en_anyle;
+reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_lead, en_hitn, en_nSn;
 reg [PW-1:0] en_nL, en_nS, en_Pend;
 reg [15:0] en_nrec;
 reg [KMAX*LW-1:0] en_rpos, en_ros;
-reg [KMAX*PW-1:0] en_rE, en_rlseq;
+reg [KMAX*PW-1:0] en_rE;
 reg [KMAX*32-1:0] en_rword;
 reg [KMAX-1:0] en_rsmall, en_rfirst;
 reg [KMAX*3-1:0] en_rhs;
@@ -516,22 +612,29 @@ integer ei, ej;
 
 always @* begin
     en_act_in = d_pfirst || (!d_first && w_act);
-    en_nL_in = d_pfirst ? d_P0 + {{(PW-1){1'b0}}, d_mkP0} : w_nL;
+    en_nL_in = d_pfirst ? d_nL0 : w_nL;
     en_nS_in = d_pfirst ? d_P0 : w_nS;
     en_P0_in = d_pfirst ? d_P0 : w_P0;
+    en_lead_in = d_pfirst ? d_mkP0 : w_lead;      // en_nS_in != en_nL_in
+    en_nLin = d_pfirst ? d_hit0 : w_hitn;         // en_nL_in is in this beat
+    en_nSin = d_pfirst || w_nSn;                  // en_nS_in is in this beat
     en_stop_in = !d_first && w_stop;
     en_fm_in = !d_first && w_fm;
     en_anyl_in = !d_first && w_anyl;
+    en_nz_in = !d_first && w_nz;                  // en_nrec_in != 0
     en_nrec_in = d_first ? 16'd0 : w_nrec;
     en_Pend_in = d_first ? {PW{1'b0}} : w_Pend;
 
-    en_hit = en_act_in && en_nL_in[PW-1:LW] == d_B[PW-1:LW];
+    en_hit = en_act_in && en_nLin;
     en_ent = en_nL_in[LW-1:0];
     en_cnt = 3'd0;
     en_endk = END_CONT;
     en_exL = {PW{1'b0}};
     en_exS = {PW{1'b0}};
     en_pos = {(KMAX*LW){1'b0}};
+    en_rfm0 = 1'b0;
+    en_pendx = 1'b0;
+    en_anyle = 1'b0;
     for (ej = 0; ej < WPB; ej = ej + 1) begin
         if (en_ent == ej[LW-1:0]) begin
             en_cnt = d_cnt[3*ej +: 3];
@@ -539,6 +642,9 @@ always @* begin
             en_exL = d_exL[PW*ej +: PW];
             en_exS = d_exS[PW*ej +: PW];
             en_pos = d_pos[ej*KMAX*LW +: KMAX*LW];
+            en_rfm0 = d_fm[ej];
+            en_pendx = d_pendx[ej];
+            en_anyle = d_anyle[ej];
         end
     end
     if (!en_hit)
@@ -548,11 +654,13 @@ always @* begin
     en_nL = en_nL_in;
     en_nS = en_nS_in;
     en_stop = en_stop_in;
+    en_lead = en_lead_in;
     if (en_hit) begin
         case (en_endk)
             END_CONT: begin
                 en_nL = en_exL;
                 en_nS = en_exS;
+                en_lead = en_exL[0] ^ en_exS[0];  // en_exL is en_exS or en_exS + 1
             end
             END_NONPAY: begin
                 en_act = 1'b0;
@@ -565,34 +673,30 @@ always @* begin
             end
         endcase
     end
+    en_hitn = en_nL[PW-1:LW] == d_Bn;
+    en_nSn = en_nS[PW-1:LW] == d_Bn;
     // The first ULPDU_Length word of the beat belongs to an FPDU that
     // started with a marker in the last word of the previous beat.
-    en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_nS_in != en_nL_in;
+    en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_lead_in;
     // An FPDU starts with a marker in the beat's last word; its
     // ULPDU_Length word is in the next beat.
-    en_pend = en_act && en_nS[PW-1:LW] == d_B[PW-1:LW] && en_nL[PW-1:LW] != d_B[PW-1:LW] &&
-        d_pmask[WPB-1];
+    en_pend = d_pmask[WPB-1] && (en_hit ? en_endk == END_CONT && en_pendx : en_act_in && en_nSin);
 
     // The visited ULPDU_Length words, in order.
     en_rpos = 0;
     en_ros = 0;
     en_rE = 0;
-    en_rlseq = 0;
     en_rword = 0;
     en_rsmall = 0;
     en_rfirst = 0;
     en_rhs = 0;
-    en_anyl = en_anyl_in;
-    en_fm = en_fm_in;
     for (ei = 0; ei < KMAX; ei = ei + 1) begin
         en_p = en_pos[ei*LW +: LW];
         en_rpos[ei*LW +: LW] = en_p;
         en_mkprev = 1'b0;
-        en_rfm = 1'b0;
         for (ej = 0; ej < WPB; ej = ej + 1) begin
             if (en_p == ej[LW-1:0]) begin
                 en_mkprev = d_mkprev[ej];
-                en_rfm = d_fm[ej];
                 en_rE[ei*PW +: PW] = d_E[PW*ej +: PW];
                 en_rword[ei*32 +: 32] = d_data[32*ej +: 32];
                 en_rsmall[ei] = d_small[ej];
@@ -606,29 +710,51 @@ always @* begin
             en_ros[ei*LW +: LW] = en_nS_in[LW-1:0];
         else
             en_ros[ei*LW +: LW] = en_p - {{(LW-1){1'b0}}, en_mkprev};
-        en_rlseq[ei*PW +: PW] = d_B + {{(PW-LW){1'b0}}, en_p} - en_P0_in;
-        en_rfirst[ei] = ei == 0 && en_nrec_in == 16'd0;
-        if (ei < en_cnt && en_rword[ei*32 + 22])
-            en_anyl = 1'b1;
-        if (ei == 0 && en_cnt != 3'd0 && en_nrec_in == 16'd0)
-            en_fm = en_rfm || en_nS_in != en_nL_in;
+        en_rfirst[ei] = ei == 0 && !en_nz_in;
     end
+    // Rank 0 is the entry word itself.
+    en_anyl = en_anyl_in || (en_hit && en_anyle);
+    en_fm = en_fm_in;
+    if (en_cnt != 3'd0 && !en_nz_in)
+        en_fm = en_rfm0 || en_lead_in;
     en_nrec = en_nrec_in + {13'd0, en_cnt};
-    en_Pend = (|d_pmask) ? d_B + {{(PW-LW){1'b0}}, d_hi} + 1'b1 : en_Pend_in;
-    en_whole = en_nrec != 16'd0 && !en_stop && en_nS == en_Pend;
+    en_Pend = (|d_pmask) ? d_Pendx : en_Pend_in;
+end
+
+
+// The beat's marker (at most one: markers are 128 words apart), its word
+// and its FPDUPTR with the two low bits dropped; off the walk's loop.
+wire [WPB-1:0] en_mk = d_mk & d_pmask;
+reg en_mkany;
+reg [LW-1:0] en_om;
+reg [13:0] en_ptr;
+integer em;
+always @* begin
+    en_mkany = |en_mk;
+    en_om = {LW{1'b0}};
+    en_ptr = 14'd0;
+    for (em = 0; em < WPB; em = em + 1) begin
+        if (en_mk[em]) begin
+            en_om = em[LW-1:0];
+            en_ptr = {d_data[32*em + 16 +: 8], d_data[32*em + 26 +: 6]};
+        end
+    end
 end
 
 reg e_valid = 1'b0, e_first = 1'b0, e_last = 1'b0;
 reg [DATA_WIDTH-1:0] e_data = 0;
-reg [WPB-1:0] e_pmask = 0, e_mk = 0;
-reg [PW-1:0] e_B = 0;
+reg [WPB-1:0] e_pmask = 0;
+reg [PW-1:0] e_B = 0, e_P0 = 0, e_nS = 0, e_Pend = 0;
 reg e_con = 1'b0, e_grid = 1'b0;
 reg [2:0] e_ndec = 3'd0;
 reg e_carried = 1'b0, e_pend = 1'b0, e_stop = 1'b0;
-reg e_whole = 1'b0, e_fm = 1'b0, e_anyl = 1'b0;
+reg e_fm = 1'b0, e_anyl = 1'b0;
 reg [15:0] e_nrec = 16'd0;
+reg e_mkany = 1'b0;
+reg [LW-1:0] e_om = 0;
+reg [13:0] e_ptr = 14'd0;
 reg [KMAX*LW-1:0] e_rpos = 0, e_ros = 0;
-reg [KMAX*PW-1:0] e_rE = 0, e_rlseq = 0;
+reg [KMAX*PW-1:0] e_rE = 0;
 reg [KMAX*32-1:0] e_rword = 0;
 reg [KMAX-1:0] e_rsmall = 0, e_rfirst = 0;
 reg [KMAX*3-1:0] e_rhs = 0;
@@ -644,28 +770,35 @@ always @(posedge clk) begin
         w_anyl <= en_anyl;
         w_nrec <= en_nrec;
         w_Pend <= en_Pend;
+        w_nz <= en_nz_in || en_cnt != 3'd0;
+        w_lead <= en_lead;
+        w_hitn <= en_hitn;
+        w_nSn <= en_nSn;
     end
     e_valid <= d_valid;
     e_first <= d_first;
     e_last <= d_last;
     e_data <= d_data;
     e_pmask <= d_pmask;
-    e_mk <= d_mk & d_pmask;
     e_B <= d_B;
+    e_P0 <= en_P0_in;
+    e_nS <= en_nS;
+    e_Pend <= en_Pend;
     e_con <= d_con;
     e_grid <= d_grid;
     e_ndec <= en_cnt;
     e_carried <= en_carried;
     e_pend <= en_pend;
     e_stop <= en_stop;
-    e_whole <= en_whole;
     e_fm <= en_fm;
     e_anyl <= en_anyl;
     e_nrec <= en_nrec;
+    e_mkany <= en_mkany;
+    e_om <= en_om;
+    e_ptr <= en_ptr;
     e_rpos <= en_rpos;
     e_ros <= en_ros;
     e_rE <= en_rE;
-    e_rlseq <= en_rlseq;
     e_rword <= en_rword;
     e_rsmall <= en_rsmall;
     e_rfirst <= en_rfirst;
@@ -680,140 +813,318 @@ always @(posedge clk) begin
         w_P0 <= 0;
         w_Pend <= 0;
         w_nrec <= 16'd0;
+        w_nz <= 1'b0;
+        w_lead <= 1'b0;
+        w_hitn <= 1'b0;
+        w_nSn <= 1'b0;
         e_valid <= 1'b0;
     end
 end
 
-// ========================================================== stage F: FPDU slots
+// ========================================================== stage X: slot assignment
+// The FPDUs of the beat go to engine slots and the records to record
+// slots; everything an FPDU or a record needs from its own beat is worked
+// out here per rank, in parallel, and handed to the slot it goes to.
+//
 // Engine slot k (NCRC of them) holds the crc32c message and the marker
 // check state of the FPDUs i with i mod NCRC == k, FPDUs counted in the
 // order they start. Record slot r (NREC of them) assembles the records j
-// with j mod NREC == r, records counted over all the records stored, and
-// is record FIFO bank r. A beat needs KMAX + 1 record slots: its up to
+// with j mod NREC == r. A beat needs KMAX + 1 record slots: its up to
 // KMAX new records and the newest record of the earlier beats, which waits
 // until it is known whether it is its frame's last.
-reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0;
-// s_lead: the slot's FPDU begins with a marker; s_frfc / s_fdraft: a later
-// marker of it had the RFC 5044 / draft-01 FPDUPTR (the forms differ only
-// then).
-reg [NCRC-1:0] s_lead = 0, s_frfc = 0, s_fdraft = 0;
-reg [NCRC*PW-1:0] s_S = 0, s_E = 0;
-reg [NREC-1:0] r_pend = 0, r_first = 0;
-reg [NREC*PW-1:0] r_L = 0, r_lseq = 0;
-reg [NREC*3-1:0] r_hs = 0;
-reg [NREC*32-1:0] r_word = 0;
-reg [NREC*128-1:0] r_hdr = 0;
-reg [SW-1:0] sp = 0;        // engine slot of the next FPDU to start
-reg [RW-1:0] rsp = 0;       // record slot of the next record
-reg [RW-1:0] newest = 0;    // record slot of the newest record
-reg [RW-1:0] wslot = 0;     // record slot (bank) of the next record to store
-reg f_mkerr = 1'b0, f_ovf = 1'b0;
-reg [15:0] f_nstored = 16'd0;
-reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
-
-wire [NREC-1:0] bank_full;
-
-reg [SW-1:0] fn_sp;
-reg [RW-1:0] fn_rsp_eff, fn_rsp, fn_newest, fn_wslot;
-reg fn_mkerr_in, fn_ovf_in, fn_mkerr, fn_ovf;
-reg [15:0] fn_nstored_in, fn_nstored;
-reg [NCRC-1:0] fn_dec, fn_open, fn_act, fn_Ek, fn_small, fn_mkerr_s;
-reg [NCRC-1:0] fn_tvalid, fn_tlast, fn_chk;
-reg [NCRC-1:0] fn_lead, fn_frfc, fn_fdraft;
-reg [7:0] fn_nrfc, fn_ndraft;
-reg [PW-1:0] fn_d;
-reg fn_okp, fn_okr;
-reg [NCRC*KEEP-1:0] fn_keep;
-reg [NCRC*PW-1:0] fn_S, fn_E;
-reg [NREC-1:0] fn_rdec, fn_pend, fn_first, fn_push, fn_wr, fn_last;
-reg [NREC*PW-1:0] fn_L, fn_lseq;
-reg [NREC*3-1:0] fn_hs;
-reg [NREC*32-1:0] fn_word;
-reg [NREC*128-1:0] fn_hdr;
-reg [NREC*REC_W-1:0] fn_rec;
-reg [LW-1:0] fn_os, fn_dpos, fn_fw, fn_lw, fn_om, fn_wo;
-reg [PW-1:0] fn_Em1, fn_hp, fn_moff;
-reg [31:0] fn_dw;
-reg fn_endin, fn_active, fn_mkany, fn_cover, fn_done, fn_blocked, fn_lpay;
-reg [13:0] fn_ptr;
-reg [2:0] fn_nok;
-integer fk, fi, fj, fh, fo;
-
+//
+// Slot arithmetic is modulo NCRC or NREC (2 to 5) of sums below twice the
+// modulus: one compare and subtract.
 localparam [4:0] NCRC5 = NCRC[4:0];
 localparam [4:0] NREC5 = NREC[4:0];
+localparam TW = LW + 3;                     // bits of a word offset plus a header step
 
-// (base + add) mod NCRC.
+// (base + add) mod NCRC, base < NCRC, add <= NCRC.
 function [SW-1:0] eng_add(input [SW-1:0] base, input [3:0] add);
     /* verilator lint_off UNUSEDSIGNAL */
-    reg [4:0] t; // t < NCRC
+    reg [4:0] t;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer k;
     begin
         t = {{(5-SW){1'b0}}, base} + {1'b0, add};
-        for (k = 0; k < 8; k = k + 1)
-            if (t >= NCRC5)
-                t = t - NCRC5;
+        if (t >= NCRC5)
+            t = t - NCRC5;
         eng_add = t[SW-1:0];
     end
 endfunction
 
-// (base + add) mod NREC.
+// (base + add) mod NREC, base < NREC, add <= NREC.
 function [RW-1:0] rec_add(input [RW-1:0] base, input [3:0] add);
     /* verilator lint_off UNUSEDSIGNAL */
-    reg [4:0] t; // t < NREC
+    reg [4:0] t;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer k;
     begin
         t = {{(5-RW){1'b0}}, base} + {1'b0, add};
-        for (k = 0; k < 8; k = k + 1)
-            if (t >= NREC5)
-                t = t - NREC5;
+        if (t >= NREC5)
+            t = t - NREC5;
         rec_add = t[RW-1:0];
     end
 endfunction
 
-// Engine slot of rank i of this beat's ULPDU_Length words (rank 0 of a
-// carried FPDU started in the previous beat, in the slot before sp).
-function [SW-1:0] eng_slot(input [SW-1:0] base, input carried, input [3:0] i);
-    eng_slot = eng_add(base, NCRC5[3:0] - {3'd0, carried} + i);
+// (base - sub) mod NREC, base < NREC, sub <= NREC.
+function [RW-1:0] rec_sub(input [RW-1:0] base, input [3:0] sub);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [4:0] t;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        t = {{(5-RW){1'b0}}, base} + NREC5 - {1'b0, sub};
+        if (t >= NREC5)
+            t = t - NREC5;
+        rec_sub = t[RW-1:0];
+    end
 endfunction
 
-always @* begin
-    fn_rsp_eff = e_first ? wslot : rsp;
-    fn_mkerr_in = !e_first && f_mkerr;
-    fn_ovf_in = !e_first && f_ovf;
-    fn_nstored_in = e_first ? 16'd0 : f_nstored;
-    fn_nrfc = e_first ? 8'd0 : f_nrfc;
-    fn_ndraft = e_first ? 8'd0 : f_ndraft;
+// Engine slot of rank i of this beat's ULPDU_Length words (rank 0 of a
+// carried FPDU started in the previous beat, in the slot before sp);
+// i <= KMAX <= NCRC.
+function [SW-1:0] eng_slot(input [SW-1:0] base, input carried, input [3:0] i);
+    reg [SW-1:0] b;
+    begin
+        b = (carried && base == {SW{1'b0}}) ? NCRC5[SW-1:0] - 1'b1 : base - {{(SW-1){1'b0}}, carried};
+        eng_slot = eng_add(b, i);
+    end
+endfunction
 
-    // The marker of the beat (at most one: markers are 128 words apart) and
-    // its FPDUPTR with the two low bits dropped.
-    fn_mkany = |e_mk;
-    fn_om = {LW{1'b0}};
-    fn_ptr = 14'd0;
-    for (fj = 0; fj < WPB; fj = fj + 1) begin
-        if (e_mk[fj]) begin
-            fn_om = fj[LW-1:0];
-            fn_ptr = {e_data[32*fj + 16 +: 8], e_data[32*fj + 26 +: 6]};
+reg [SW-1:0] sp = 0;        // engine slot of the next FPDU to start
+
+// Per candidate c (rank c < KMAX, or c == KMAX: an FPDU that starts with
+// a marker in the beat's last word): values for the slot that opens it
+// (os-derived) and for the slot whose FPDU's ULPDU_Length word it is.
+reg [PW-1:0] xc_mq, xc_mqr, xc_Em1;
+reg [LW-1:0] xc_os;
+reg [(KMAX+1)*PW-1:0] xc_Sopen;
+reg [(KMAX+1)*WPB-1:0] xc_fwm;
+reg [KMAX+1-1:0] xc_lead, xc_okp, xc_eqr, xc_dnz;
+reg [KMAX*PW-1:0] xc_Em1v;
+reg [KMAX*WPB-1:0] xc_lwm;
+reg [KMAX-1:0] xc_endin, xc_lpay;
+// Per slot.
+reg [NCRC-1:0] xs_dec, xs_open, xs_small, xs_endin, xs_lpay, xs_lead, xs_okp, xs_eqr, xs_dnz;
+reg [NCRC*PW-1:0] xs_Sopen, xs_Em1;
+reg [NCRC*WPB-1:0] xs_fwm, xs_lwm;
+reg [KMAX:0] xs_m;         // which candidate opens the slot
+reg [SW-1:0] xs_sp;
+reg xs_pm;
+// Record ranks.
+reg [TW-1:0] xr_t;
+reg [2:0] xr_c;
+reg [PW-1:0] xr_L;
+reg [KMAX*PW-1:0] xr_lseq;
+reg [KMAX*4*PW-1:0] xr_hp;
+reg [KMAX*4-1:0] xr_hit;
+reg [KMAX*4*LW-1:0] xr_wo;
+reg [KMAX-1:0] xr_done;
+integer xc, xk, xj, xh;
+
+always @* begin
+    // Markers: FPDUPTR/4 == (marker word) - (FPDU's first word) reads
+    // om - ptr == os for an FPDU opened in this beat at word os, and
+    // B + om - ptr == S for one opened earlier at word S.
+    xc_mq = {{(PW-LW){1'b0}}, e_om} - {2'b00, e_ptr};
+    xc_mqr = xc_mq - 1'b1;
+    xc_Sopen = 0;
+    xc_fwm = 0;
+    xc_lead = 0;
+    xc_okp = 0;
+    xc_eqr = 0;
+    xc_dnz = 0;
+    xc_Em1v = 0;
+    xc_lwm = 0;
+    xc_endin = 0;
+    xc_lpay = 0;
+    for (xc = 0; xc <= KMAX; xc = xc + 1) begin
+        xc_os = xc < KMAX ? e_ros[xc*LW +: LW] : {LW{1'b1}};
+        xc_Sopen[xc*PW +: PW] = e_B + {{(PW-LW){1'b0}}, xc_os};
+        for (xj = 0; xj < WPB; xj = xj + 1)
+            xc_fwm[xc*WPB + xj] = xj >= xc_os;
+        xc_lead[xc] = e_mkany && e_om == xc_os;
+        xc_okp[xc] = xc_mq == {{(PW-LW){1'b0}}, xc_os};
+        xc_eqr[xc] = xc_mqr == {{(PW-LW){1'b0}}, xc_os};
+        xc_dnz[xc] = e_om != xc_os;
+        if (xc < KMAX) begin
+            xc_Em1 = e_rE[xc*PW +: PW] - 1'b1;
+            xc_Em1v[xc*PW +: PW] = xc_Em1;
+            xc_endin[xc] = xc_Em1[PW-1:LW] == e_B[PW-1:LW];
+            for (xj = 0; xj < WPB; xj = xj + 1) begin
+                xc_lwm[xc*WPB + xj] = xj <= xc_Em1[LW-1:0];
+                if (xc_Em1[LW-1:0] == xj[LW-1:0])
+                    xc_lpay[xc] = e_pmask[xj];
+            end
         end
     end
-    fn_moff = e_B + {{(PW-LW){1'b0}}, fn_om};
 
-    fn_sp = e_valid ? eng_slot(sp, e_carried, {1'b0, e_ndec} + {3'd0, e_pend}) : sp;
-    fn_newest = newest;
-    for (fi = 0; fi < KMAX; fi = fi + 1)
-        if (fi < e_ndec)
-            fn_newest = rec_add(fn_rsp_eff, fi[3:0]);
-    fn_rsp = rec_add(fn_rsp_eff, {1'b0, e_ndec});
+    // What this beat brings to each engine slot.
+    xs_dec = 0;
+    xs_open = 0;
+    xs_small = 0;
+    xs_endin = 0;
+    xs_lpay = 0;
+    xs_lead = 0;
+    xs_okp = 0;
+    xs_eqr = 0;
+    xs_dnz = 0;
+    xs_Sopen = 0;
+    xs_Em1 = 0;
+    xs_fwm = {(NCRC*WPB){1'b1}};
+    xs_lwm = 0;
+    for (xk = 0; xk < NCRC; xk = xk + 1) begin
+        xs_m = 0;
+        for (xc = 0; xc < KMAX; xc = xc + 1) begin
+            if (e_valid && xc < e_ndec && eng_slot(sp, e_carried, xc[3:0]) == xk[SW-1:0]) begin
+                xs_dec[xk] = 1'b1;
+                xs_small[xk] = e_rsmall[xc];
+                xs_endin[xk] = xc_endin[xc];
+                xs_lpay[xk] = xc_lpay[xc];
+                xs_Em1[xk*PW +: PW] = xc_Em1v[xc*PW +: PW];
+                xs_lwm[xk*WPB +: WPB] = xc_lwm[xc*WPB +: WPB];
+                if (!(xc == 0 && e_carried))
+                    xs_m[xc] = 1'b1;
+            end
+        end
+        xs_pm = e_valid && e_pend && eng_slot(sp, e_carried, {1'b0, e_ndec}) == xk[SW-1:0];
+        if (xs_pm)
+            xs_m = 0;
+        xs_m[KMAX] = xs_pm;
+        xs_open[xk] = |xs_m;
+        for (xc = 0; xc <= KMAX; xc = xc + 1) begin
+            if (xs_m[xc]) begin
+                xs_Sopen[xk*PW +: PW] = xc_Sopen[xc*PW +: PW];
+                xs_fwm[xk*WPB +: WPB] = xc_fwm[xc*WPB +: WPB];
+                xs_lead[xk] = xc_lead[xc];
+                xs_okp[xk] = xc_okp[xc];
+                xs_eqr[xk] = xc_eqr[xc];
+                xs_dnz[xk] = xc_dnz[xc];
+            end
+        end
+    end
+    xs_sp = e_valid ? eng_slot(sp, e_carried, {1'b0, e_ndec} + {3'd0, e_pend}) : sp;
 
-    // ---------------------------------------------- engine slots
-    fn_mkerr = fn_mkerr_in;
-    fn_dec = 0;
-    fn_open = 0;
+    // Per record rank: the record, where its four header words are
+    // (positions, and which of them this beat holds), whether its header
+    // is complete with this beat.
+    xr_lseq = 0;
+    xr_hp = 0;
+    xr_hit = 0;
+    xr_wo = 0;
+    xr_done = 0;
+    for (xc = 0; xc < KMAX; xc = xc + 1) begin
+        xr_lseq[xc*PW +: PW] = e_B + {{(PW-LW){1'b0}}, e_rpos[xc*LW +: LW]} - e_P0;
+        xr_L = e_B + {{(PW-LW){1'b0}}, e_rpos[xc*LW +: LW]};
+        for (xh = 0; xh < 4; xh = xh + 1) begin
+            xr_c = xh[2:0] + ((xh[2:0] >= e_rhs[xc*3 +: 3]) ? 3'd2 : 3'd1);
+            xr_t = {3'd0, e_rpos[xc*LW +: LW]} + {{(TW-3){1'b0}}, xr_c};
+            xr_hp[(xc*4 + xh)*PW +: PW] = xr_L + {{(PW-3){1'b0}}, xr_c};
+            xr_wo[(xc*4 + xh)*LW +: LW] = xr_t[LW-1:0];
+            for (xj = 0; xj < WPB; xj = xj + 1)
+                if (xr_t[LW-1:0] == xj[LW-1:0])
+                    xr_hit[xc*4 + xh] = e_pmask[xj];
+            if (xr_t >= WPB[TW-1:0])
+                xr_hit[xc*4 + xh] = 1'b0;
+            if (xh == 3)
+                xr_done[xc] = xr_t < WPB[TW-1:0];
+        end
+    end
+end
+
+reg x_valid = 1'b0, x_first = 1'b0, x_last = 1'b0;
+reg [DATA_WIDTH-1:0] x_data = 0;
+reg [WPB-1:0] x_pmask = 0, x_mk = 0;
+reg [PW-1:0] x_mp = 0, x_mpr = 0, x_moff = 0;
+reg [PW-LW-1:0] x_Bn = 0;
+reg x_con = 1'b0, x_grid = 1'b0, x_stop = 1'b0, x_whole = 1'b0, x_fm = 1'b0, x_anyl = 1'b0;
+reg [2:0] x_ndec = 3'd0;
+reg [15:0] x_nrec = 16'd0;
+reg [NCRC-1:0] x_dec = 0, x_open = 0, x_small = 0, x_endin = 0, x_lpay = 0;
+reg [NCRC-1:0] x_lead = 0, x_okp = 0, x_eqr = 0, x_dnz = 0;
+reg [NCRC*PW-1:0] x_Sopen = 0, x_Em1 = 0;
+reg [NCRC*WPB-1:0] x_fwm = 0, x_lwm = 0;
+reg [KMAX*PW-1:0] x_rlseq = 0;
+reg [KMAX*32-1:0] x_rword = 0;
+reg [KMAX-1:0] x_rfirst = 0, x_rdone = 0;
+reg [KMAX*4*PW-1:0] x_rhp = 0;
+reg [KMAX*4-1:0] x_rhit = 0;
+reg [KMAX*4*LW-1:0] x_rwo = 0;
+
+always @(posedge clk) begin
+    if (e_valid)
+        sp <= xs_sp;
+    x_valid <= e_valid;
+    x_first <= e_first;
+    x_last <= e_last;
+    x_data <= e_data;
+    x_pmask <= e_pmask;
+    for (xj = 0; xj < WPB; xj = xj + 1)
+        x_mk[xj] <= e_mkany && e_om == xj[LW-1:0];
+    x_mp <= e_B + xc_mq;
+    x_mpr <= e_B + xc_mqr;
+    x_moff <= e_B + {{(PW-LW){1'b0}}, e_om};
+    x_Bn <= e_B[PW-1:LW] + 1'b1;
+    x_con <= e_con;
+    x_grid <= e_grid;
+    x_stop <= e_stop;
+    x_whole <= e_nrec != 16'd0 && !e_stop && e_nS == e_Pend;
+    x_fm <= e_fm;
+    x_anyl <= e_anyl;
+    x_ndec <= e_valid ? e_ndec : 3'd0;
+    x_nrec <= e_nrec;
+    x_dec <= xs_dec;
+    x_open <= xs_open;
+    x_small <= xs_small;
+    x_endin <= xs_endin;
+    x_lpay <= xs_lpay;
+    x_lead <= xs_lead;
+    x_okp <= xs_okp;
+    x_eqr <= xs_eqr;
+    x_dnz <= xs_dnz;
+    x_Sopen <= xs_Sopen;
+    x_Em1 <= xs_Em1;
+    x_fwm <= xs_fwm;
+    x_lwm <= xs_lwm;
+    x_rlseq <= xr_lseq;
+    x_rword <= e_rword;
+    x_rfirst <= e_rfirst;
+    x_rdone <= xr_done;
+    x_rhp <= xr_hp;
+    x_rhit <= xr_hit;
+    x_rwo <= xr_wo;
+    if (rst) begin
+        sp <= 0;
+        x_valid <= 1'b0;
+    end
+end
+
+// ========================================================== stage F: FPDU and record slots
+// Engine slots: crc32c inputs and marker checks. Record slots: header
+// capture and which records leave for the FIFO (in record order: those
+// whose header is complete, the newest only once the walk is over).
+reg [NCRC-1:0] s_act = 0, s_Ek = 0, s_small = 0, s_mkerr = 0, s_endn = 0;
+// s_lead: the slot's FPDU begins with a marker; s_frfc / s_fdraft: a later
+// marker of it had the RFC 5044 / draft-01 FPDUPTR (the forms differ only
+// then).
+reg [NCRC-1:0] s_lead = 0, s_frfc = 0, s_fdraft = 0;
+reg [NCRC*PW-1:0] s_S = 0, s_Em1 = 0;
+reg [NCRC*WPB-1:0] s_lwm = 0;
+
+reg [NCRC-1:0] fn_act, fn_Ek, fn_small, fn_mkerr_s, fn_endn;
+reg [NCRC-1:0] fn_tvalid, fn_tlast, fn_chk;
+reg [NCRC-1:0] fn_lead, fn_frfc, fn_fdraft;
+reg [NCRC*KEEP-1:0] fn_keep;
+reg [NCRC*PW-1:0] fn_S, fn_Em1;
+reg [NCRC*WPB-1:0] fn_lwmv;
+reg [WPB-1:0] fn_lwm, fn_kw;
+reg fn_open, fn_dec, fn_active, fn_endin, fn_lpay, fn_cover, fn_okp, fn_okr, fn_dnz, fn_eqr;
+integer fk, fj;
+
+always @* begin
     fn_act = 0;
     fn_Ek = 0;
     fn_small = 0;
     fn_mkerr_s = 0;
+    fn_endn = 0;
     fn_lead = 0;
     fn_frfc = 0;
     fn_fdraft = 0;
@@ -822,215 +1133,215 @@ always @* begin
     fn_chk = 0;
     fn_keep = 0;
     fn_S = 0;
-    fn_E = 0;
+    fn_Em1 = 0;
+    fn_lwmv = 0;
     for (fk = 0; fk < NCRC; fk = fk + 1) begin
-        // What this beat brings to engine slot fk.
-        fn_os = {LW{1'b0}};
-        for (fi = 0; fi < KMAX; fi = fi + 1) begin
-            if (fi < e_ndec && eng_slot(sp, e_carried, fi[3:0]) == fk[SW-1:0]) begin
-                fn_dec[fk] = 1'b1;
-                fn_E[fk*PW +: PW] = e_rE[fi*PW +: PW];
-                fn_small[fk] = e_rsmall[fi];
-                if (!(fi == 0 && e_carried)) begin
-                    fn_open[fk] = 1'b1;
-                    fn_os = e_ros[fi*LW +: LW];
-                end
-            end
-        end
-        if (e_pend && eng_slot(sp, e_carried, {1'b0, e_ndec}) == fk[SW-1:0]) begin
-            fn_open[fk] = 1'b1;
-            fn_os = {LW{1'b1}};
-        end
-        if (!e_valid) begin
-            fn_dec[fk] = 1'b0;
-            fn_open[fk] = 1'b0;
-        end
-
-        // The FPDU's crc32c message in this beat: words fn_fw .. fn_lw.
-        fn_S[fk*PW +: PW] = fn_open[fk] ? e_B + {{(PW-LW){1'b0}}, fn_os} : s_S[fk*PW +: PW];
-        if (!fn_dec[fk]) begin
-            fn_E[fk*PW +: PW] = s_E[fk*PW +: PW];
-            fn_small[fk] = s_small[fk] && !fn_open[fk];
-        end
-        fn_Ek[fk] = fn_dec[fk] || (s_Ek[fk] && !fn_open[fk]);
-        fn_active = (s_act[fk] && e_valid) || fn_open[fk];
-        fn_Em1 = fn_E[fk*PW +: PW] - 1'b1;
-        fn_endin = fn_Ek[fk] && fn_Em1[PW-1:LW] == e_B[PW-1:LW];
-        fn_fw = fn_open[fk] ? fn_os : {LW{1'b0}};
-        fn_lw = fn_endin ? fn_Em1[LW-1:0] : {LW{1'b1}};
-        fn_tvalid[fk] = fn_active;
-        fn_tlast[fk] = fn_endin || e_last || (fn_dec[fk] && fn_small[fk]);
+        fn_open = x_open[fk];
+        fn_dec = x_dec[fk];
+        fn_S[fk*PW +: PW] = fn_open ? x_Sopen[fk*PW +: PW] : s_S[fk*PW +: PW];
+        fn_Em1[fk*PW +: PW] = fn_dec ? x_Em1[fk*PW +: PW] : s_Em1[fk*PW +: PW];
+        fn_lwmv[fk*WPB +: WPB] = fn_dec ? x_lwm[fk*WPB +: WPB] : s_lwm[fk*WPB +: WPB];
+        fn_small[fk] = fn_dec ? x_small[fk] : s_small[fk] && !fn_open;
+        fn_Ek[fk] = fn_dec || (s_Ek[fk] && !fn_open);
+        fn_active = (s_act[fk] && x_valid) || fn_open;
+        // The FPDU's last word (its CRC) is in this beat. An FPDU carried
+        // from an earlier beat is in the same frame, so this beat is the
+        // one after that beat.
+        fn_endin = fn_dec ? x_endin[fk] : s_Ek[fk] && !fn_open && s_endn[fk];
+        fn_lwm = fn_endin ? fn_lwmv[fk*WPB +: WPB] : {WPB{1'b1}};
+        fn_kw = fn_active ? x_fwm[fk*WPB +: WPB] & fn_lwm : {WPB{1'b0}};
         for (fj = 0; fj < WPB; fj = fj + 1)
-            if (fn_active && fj >= fn_fw && fj <= fn_lw)
-                fn_keep[fk*KEEP + 4*fj +: 4] = 4'hf;
+            fn_keep[fk*KEEP + 4*fj +: 4] = {4{fn_kw[fj]}};
+        fn_tvalid[fk] = fn_active;
+        fn_tlast[fk] = fn_endin || x_last || (fn_dec && x_small[fk]);
         fn_act[fk] = fn_active && !fn_tlast[fk];
         // A whole checked FPDU ends here: its CRC word is payload.
-        fn_lpay = 1'b0;
-        for (fj = 0; fj < WPB; fj = fj + 1)
-            if (fn_lw == fj[LW-1:0])
-                fn_lpay = e_pmask[fj];
+        fn_lpay = x_lpay[fk];
+        if (!fn_dec)
+            for (fj = 0; fj < WPB; fj = fj + 1)
+                if (s_Em1[fk*PW +: LW] == fj[LW-1:0])
+                    fn_lpay = x_pmask[fj];
         fn_chk[fk] = fn_active && fn_endin && fn_lpay && !fn_small[fk];
+        fn_endn[fk] = fn_Em1[fk*PW + LW +: PW-LW] == x_Bn;
 
         // Marker check: the marker in this FPDU's words of the beat, d
         // words from the FPDU's first word. d == FPDUPTR/4 is right for
         // every marker (the leading one: d = 0 = FPDUPTR); after a leading
         // marker, d - 1 (RFC 5044: from the ULPDU_Length word) is right
         // too, and d is then the draft-01 form.
-        fn_cover = fn_mkany && fn_active && fn_om >= fn_fw && fn_om <= fn_lw;
-        fn_lead[fk] = fn_open[fk] ? (fn_mkany && fn_om == fn_fw) : s_lead[fk];
-        fn_frfc[fk] = s_frfc[fk] && !fn_open[fk];
-        fn_fdraft[fk] = s_fdraft[fk] && !fn_open[fk];
-        fn_mkerr_s[fk] = s_mkerr[fk] && !fn_open[fk];
-        fn_d = fn_moff - fn_S[fk*PW +: PW];
-        fn_okp = fn_d == {2'b00, fn_ptr};
-        fn_okr = fn_lead[fk] && fn_d != {PW{1'b0}} && fn_d - 1'b1 == {2'b00, fn_ptr};
-        if (fn_cover) begin
-            if (!fn_okp && !fn_okr)
-                fn_mkerr_s[fk] = 1'b1;
-            if (fn_okr)
-                fn_frfc[fk] = 1'b1;
-            if (fn_okp && fn_lead[fk] && fn_d != {PW{1'b0}})
-                fn_fdraft[fk] = 1'b1;
-        end
-        if (fn_frfc[fk] && fn_fdraft[fk])
-            fn_mkerr_s[fk] = 1'b1;  // the forms mixed in one FPDU
-        if (fn_chk[fk] && fn_mkerr_s[fk])
-            fn_mkerr = 1'b1;
-        if (fn_chk[fk] && !fn_mkerr_s[fk] && fn_frfc[fk])
-            fn_nrfc = fn_nrfc + 8'd1;
-        if (fn_chk[fk] && !fn_mkerr_s[fk] && fn_fdraft[fk])
-            fn_ndraft = fn_ndraft + 8'd1;
+        fn_cover = |(x_mk & fn_kw);
+        fn_lead[fk] = fn_open ? x_lead[fk] : s_lead[fk];
+        fn_okp = fn_open ? x_okp[fk] : x_mp == s_S[fk*PW +: PW];
+        fn_eqr = fn_open ? x_eqr[fk] : x_mpr == s_S[fk*PW +: PW];
+        fn_dnz = fn_open ? x_dnz[fk] : x_moff != s_S[fk*PW +: PW];
+        fn_okr = fn_lead[fk] && fn_dnz && fn_eqr;
+        fn_frfc[fk] = (s_frfc[fk] && !fn_open) || (fn_cover && fn_okr);
+        fn_fdraft[fk] = (s_fdraft[fk] && !fn_open) || (fn_cover && fn_okp && fn_lead[fk] && fn_dnz);
+        fn_mkerr_s[fk] = (s_mkerr[fk] && !fn_open) || (fn_cover && !fn_okp && !fn_okr) ||
+            (fn_frfc[fk] && fn_fdraft[fk]);  // the forms mixed in one FPDU
     end
-
-    // ---------------------------------------------- record slots
-    fn_rdec = 0;
-    fn_pend = 0;
-    fn_first = 0;
-    fn_push = 0;
-    fn_last = 0;
-    fn_L = 0;
-    fn_lseq = 0;
-    fn_hs = 0;
-    fn_word = 0;
-    fn_hdr = 0;
-    fn_rec = 0;
-    for (fk = 0; fk < NREC; fk = fk + 1) begin
-        // The record: ULPDU_Length word, then four header words.
-        fn_dpos = {LW{1'b0}};
-        for (fi = 0; fi < KMAX; fi = fi + 1) begin
-            if (e_valid && fi < e_ndec && rec_add(fn_rsp_eff, fi[3:0]) == fk[RW-1:0]) begin
-                fn_rdec[fk] = 1'b1;
-                fn_dpos = e_rpos[fi*LW +: LW];
-                fn_lseq[fk*PW +: PW] = e_rlseq[fi*PW +: PW];
-                fn_word[fk*32 +: 32] = e_rword[fi*32 +: 32];
-                fn_hs[fk*3 +: 3] = e_rhs[fi*3 +: 3];
-                fn_first[fk] = e_rfirst[fi];
-            end
-        end
-        if (fn_rdec[fk]) begin
-            fn_L[fk*PW +: PW] = e_B + {{(PW-LW){1'b0}}, fn_dpos};
-            fn_hdr[fk*128 +: 128] = 128'd0;
-        end else begin
-            fn_L[fk*PW +: PW] = r_L[fk*PW +: PW];
-            fn_lseq[fk*PW +: PW] = r_lseq[fk*PW +: PW];
-            fn_word[fk*32 +: 32] = r_word[fk*32 +: 32];
-            fn_hs[fk*3 +: 3] = r_hs[fk*3 +: 3];
-            fn_first[fk] = r_first[fk];
-            fn_hdr[fk*128 +: 128] = r_hdr[fk*128 +: 128];
-        end
-        fn_pend[fk] = fn_rdec[fk] || r_pend[fk];
-        fn_done = 1'b0;
-        for (fh = 0; fh < 4; fh = fh + 1) begin
-            fn_hp = fn_L[fk*PW +: PW] + {{(PW-3){1'b0}}, fh[2:0]} +
-                ((fh[2:0] >= fn_hs[fk*3 +: 3]) ? 16'd2 : 16'd1);
-            fn_wo = fn_hp[LW-1:0];
-            fn_dw = 32'd0;
-            fn_lpay = 1'b0;
-            for (fj = 0; fj < WPB; fj = fj + 1) begin
-                if (fn_wo == fj[LW-1:0]) begin
-                    fn_dw = e_data[32*fj +: 32];
-                    fn_lpay = e_pmask[fj];
-                end
-            end
-            if (e_valid && fn_hp[PW-1:LW] == e_B[PW-1:LW] && fn_lpay)
-                fn_hdr[fk*128 + 96 - 32*fh +: 32] = {fn_dw[7:0], fn_dw[15:8], fn_dw[23:16], fn_dw[31:24]};
-            if (fh == 3)
-                fn_done = fn_hp[PW-1:LW] <= e_B[PW-1:LW];
-        end
-        // Out when its header is complete and a later record exists (then
-        // it is not the last) or the walk is over.
-        if (e_valid && fn_pend[fk] && (fn_done || e_last) &&
-                (fk[RW-1:0] != fn_newest || e_last || e_stop))
-            fn_push[fk] = 1'b1;
-        fn_last[fk] = fk[RW-1:0] == fn_newest && (e_last || e_stop);
-        fn_rec[fk*REC_W +: REC_W] = {fn_lseq[fk*PW +: PW], fn_word[fk*32 +: 32],
-            fn_hdr[fk*128 +: 128], fn_first[fk], fn_last[fk]};
-    end
-
-    // Store the records in order from wslot; after one does not fit, none
-    // of the frame's later records is stored.
-    fn_blocked = fn_ovf_in;
-    fn_wr = 0;
-    fn_nok = 3'd0;
-    for (fo = 0; fo < NREC; fo = fo + 1) begin
-        for (fk = 0; fk < NREC; fk = fk + 1) begin
-            if (rec_add(wslot, fo[3:0]) == fk[RW-1:0] && fn_push[fk]) begin
-                if (fn_blocked || bank_full[fk])
-                    fn_blocked = 1'b1;
-                else begin
-                    fn_wr[fk] = 1'b1;
-                    fn_nok = fn_nok + 3'd1;
-                end
-            end
-        end
-    end
-    fn_ovf = fn_blocked;
-    fn_wslot = rec_add(wslot, {1'b0, fn_nok});
-    fn_nstored = fn_nstored_in + {13'd0, fn_nok};
 end
 
-// Engine inputs and the summary entering the CRC delay.
+// Record slots. r_rk[r] = (r - rsp) mod NREC, rsp the slot of the next
+// record (a running remainder); records take slots in turn and never skip
+// one, and stage G writes the records that leave in record order to the
+// FIFO banks from its own bank pointer.
+// (r - 0) mod NREC for every slot r: r_rk after reset.
+/* verilator lint_off UNUSEDSIGNAL */
+function [NREC*RW-1:0] rk_init(input dummy);
+/* verilator lint_on UNUSEDSIGNAL */
+    integer i;
+    begin
+        rk_init = 0;
+        for (i = 0; i < NREC; i = i + 1)
+            rk_init[i*RW +: RW] = i[RW-1:0];
+    end
+endfunction
+reg [NREC*RW-1:0] r_rk = rk_init(1'b0);
+reg [NREC-1:0] r_pend = 0, r_first = 0, r_isnew = 0, r_donen = 0;
+reg [NREC*4-1:0] r_hitn = 0;
+reg [NREC*PW-1:0] r_lseq = 0;
+reg [NREC*4*PW-1:0] r_hp = 0;
+reg [NREC*32-1:0] r_word = 0;
+reg [NREC*128-1:0] r_hdr = 0;
+
+reg [NREC*RW-1:0] fr_rk;
+reg [NREC-1:0] fr_pend, fr_first, fr_isnew, fr_push, fr_lastf, fr_done, fr_donen;
+reg [NREC*4-1:0] fr_hitn;
+reg [NREC*PW-1:0] fr_lseq;
+reg [NREC*4*PW-1:0] fr_hp;
+reg [NREC*32-1:0] fr_word;
+reg [NREC*128-1:0] fr_hdr;
+reg [2:0] fr_npush;
+reg [RW-1:0] fr_r;
+reg fr_dec, fr_hit;
+reg [31:0] fr_dw;
+reg [LW-1:0] fr_p;
+integer fr, fc, fh, fw;
+
+always @* begin
+    fr_rk = 0;
+    fr_pend = 0;
+    fr_first = 0;
+    fr_isnew = 0;
+    fr_push = 0;
+    fr_lastf = 0;
+    fr_done = 0;
+    fr_donen = 0;
+    fr_hitn = 0;
+    fr_lseq = 0;
+    fr_hp = 0;
+    fr_word = 0;
+    fr_hdr = 0;
+    for (fr = 0; fr < NREC; fr = fr + 1) begin
+        fr_r = r_rk[fr*RW +: RW];
+        fr_dec = {{(5-RW){1'b0}}, fr_r} < {2'b00, x_ndec};
+        fr_lseq[fr*PW +: PW] = r_lseq[fr*PW +: PW];
+        fr_word[fr*32 +: 32] = r_word[fr*32 +: 32];
+        fr_first[fr] = r_first[fr];
+        fr_hp[fr*4*PW +: 4*PW] = r_hp[fr*4*PW +: 4*PW];
+        fr_done[fr] = r_donen[fr];
+        fr_hdr[fr*128 +: 128] = r_hdr[fr*128 +: 128];
+        for (fh = 0; fh < 4; fh = fh + 1) begin
+            fr_p = r_hp[(fr*4 + fh)*PW +: LW];
+            fr_hit = 1'b0;
+            fr_dw = 32'd0;
+            for (fw = 0; fw < WPB; fw = fw + 1) begin
+                if (fr_p == fw[LW-1:0]) begin
+                    fr_hit = r_hitn[fr*4 + fh] && x_pmask[fw];
+                    fr_dw = x_data[32*fw +: 32];
+                end
+            end
+            if (fr_hit)
+                fr_hdr[fr*128 + 96 - 32*fh +: 32] = {fr_dw[7:0], fr_dw[15:8], fr_dw[23:16], fr_dw[31:24]};
+        end
+        for (fc = 0; fc < KMAX; fc = fc + 1) begin
+            if (fr_dec && fr_r == fc[RW-1:0]) begin
+                fr_lseq[fr*PW +: PW] = x_rlseq[fc*PW +: PW];
+                fr_word[fr*32 +: 32] = x_rword[fc*32 +: 32];
+                fr_first[fr] = x_rfirst[fc];
+                fr_hp[fr*4*PW +: 4*PW] = x_rhp[fc*4*PW +: 4*PW];
+                fr_done[fr] = x_rdone[fc];
+                for (fh = 0; fh < 4; fh = fh + 1) begin
+                    fr_dw = 32'd0;
+                    for (fw = 0; fw < WPB; fw = fw + 1)
+                        if (x_rwo[(fc*4 + fh)*LW +: LW] == fw[LW-1:0])
+                            fr_dw = x_data[32*fw +: 32];
+                    fr_hdr[fr*128 + 96 - 32*fh +: 32] = x_rhit[fc*4 + fh] ?
+                        {fr_dw[7:0], fr_dw[15:8], fr_dw[23:16], fr_dw[31:24]} : 32'd0;
+                end
+            end
+        end
+        for (fh = 0; fh < 4; fh = fh + 1)
+            fr_hitn[fr*4 + fh] = fr_hp[(fr*4 + fh)*PW + LW +: PW-LW] == x_Bn;
+        fr_donen[fr] = fr_hp[(fr*4 + 3)*PW + LW +: PW-LW] <= x_Bn;
+        fr_pend[fr] = fr_dec || r_pend[fr];
+        fr_isnew[fr] = x_ndec != 3'd0 ? {{(5-RW){1'b0}}, fr_r} == {2'b00, x_ndec} - 5'd1 : r_isnew[fr];
+        // Out when its header is complete and a later record exists (then
+        // it is not the last) or the walk is over.
+        fr_push[fr] = x_valid && fr_pend[fr] && (fr_done[fr] || x_last) &&
+            (!fr_isnew[fr] || x_last || x_stop);
+        fr_lastf[fr] = fr_isnew[fr] && (x_last || x_stop);
+        fr_rk[fr*RW +: RW] = rec_sub(fr_r, {1'b0, x_ndec});
+    end
+    fr_npush = 3'd0;
+    for (fr = 0; fr < NREC; fr = fr + 1)
+        fr_npush = fr_npush + {2'd0, fr_push[fr]};
+end
+
+// Engine inputs, and the slot results entering stage G.
 reg [NCRC-1:0] g_tvalid = 0, g_tlast = 0, g_chk = 0;
 reg [NCRC*KEEP-1:0] g_keep = 0;
 reg [DATA_WIDTH-1:0] g_data = 0;
 reg g_end = 1'b0;
-reg [SUM_W-1:0] g_sum = 0;
+reg q_valid = 1'b0, q_first = 1'b0;
+reg [NCRC-1:0] q_mkerr = 0, q_rfc = 0, q_draft = 0;
+reg [NREC-1:0] q_push = 0;
+reg [NREC-1:0] q_lastf = 0;    // the records themselves are r_* once F wrote them
+reg [2:0] q_npush = 3'd0;
+reg [4:0] q_sumx = 0;
+reg [15:0] q_nrec = 16'd0;
 
 always @(posedge clk) begin
-    if (e_valid) begin
+    if (x_valid) begin
         s_act <= fn_act;
         s_S <= fn_S;
-        s_E <= fn_E;
+        s_Em1 <= fn_Em1;
+        s_lwm <= fn_lwmv;
+        s_endn <= fn_endn;
         s_Ek <= fn_Ek;
         s_small <= fn_small;
         s_mkerr <= fn_mkerr_s;
         s_lead <= fn_lead;
         s_frfc <= fn_frfc;
         s_fdraft <= fn_fdraft;
-        f_nrfc <= fn_nrfc;
-        f_ndraft <= fn_ndraft;
-        r_pend <= fn_pend & ~fn_push;
-        r_L <= fn_L;
-        r_lseq <= fn_lseq;
-        r_word <= fn_word;
-        r_hs <= fn_hs;
-        r_first <= fn_first;
-        r_hdr <= fn_hdr;
-        sp <= fn_sp;
-        rsp <= fn_rsp;
-        newest <= fn_newest;
-        wslot <= fn_wslot;
-        f_mkerr <= fn_mkerr;
-        f_ovf <= fn_ovf;
-        f_nstored <= fn_nstored;
+        r_rk <= fr_rk;
+        r_pend <= fr_pend & ~fr_push;
+        r_isnew <= fr_isnew;
+        r_lseq <= fr_lseq;
+        r_word <= fr_word;
+        r_first <= fr_first;
+        r_hdr <= fr_hdr;
+        r_hp <= fr_hp;
+        r_hitn <= fr_hitn;
+        r_donen <= fr_donen;
     end
     g_tvalid <= fn_tvalid;
     g_tlast <= fn_tlast;
-    g_chk <= e_con ? fn_chk : {NCRC{1'b0}};
+    g_chk <= x_con ? fn_chk : {NCRC{1'b0}};
     g_keep <= fn_keep;
-    g_data <= e_data;
-    g_end <= e_valid && e_last;
-    g_sum <= {fn_nrfc, fn_ndraft, e_whole, e_stop, e_grid, e_fm, e_anyl, e_nrec, !fn_ovf, fn_nstored, !fn_mkerr};
+    g_data <= x_data;
+    g_end <= x_valid && x_last;
+    q_valid <= x_valid;
+    q_first <= x_first;
+    q_mkerr <= fn_chk & fn_mkerr_s;
+    q_rfc <= fn_chk & ~fn_mkerr_s & fn_frfc;
+    q_draft <= fn_chk & ~fn_mkerr_s & fn_fdraft;
+    q_push <= fr_push;
+    q_lastf <= fr_lastf;
+    q_npush <= fr_npush;
+    q_sumx <= {x_whole, x_stop, x_grid, x_fm, x_anyl};
+    q_nrec <= x_nrec;
     if (rst) begin
         s_act <= 0;
         s_Ek <= 0;
@@ -1039,26 +1350,109 @@ always @(posedge clk) begin
         s_lead <= 0;
         s_frfc <= 0;
         s_fdraft <= 0;
-        f_nrfc <= 8'd0;
-        f_ndraft <= 8'd0;
         s_S <= 0;
-        s_E <= 0;
+        s_Em1 <= 0;
+        s_lwm <= 0;
+        s_endn <= 0;
+        r_rk <= rk_init(1'b0);
         r_pend <= 0;
+        r_isnew <= 0;
         r_first <= 0;
-        r_L <= 0;
         r_lseq <= 0;
-        r_hs <= 0;
         r_word <= 0;
         r_hdr <= 0;
-        sp <= 0;
-        rsp <= 0;
-        newest <= 0;
-        wslot <= 0;
+        r_hp <= 0;
+        r_hitn <= 0;
+        r_donen <= 0;
+        g_tvalid <= 0;
+        g_end <= 1'b0;
+        q_valid <= 1'b0;
+        q_push <= 0;
+    end
+end
+
+// ========================================================== stage G: record store, frame totals
+// The records that leave in one beat are consecutive in record order, from
+// the oldest waiting one. They go to consecutive FIFO banks from wslot, the
+// bank of the next record to store; the first that does not fit (its bank
+// full) and all the frame's later records are dropped. Bank b takes the
+// record of slot (b - wslot + g_pptr) mod NREC, g_pptr the record slot of
+// the next record to leave. Every decision is made per bank in parallel
+// (g_wrk[b] = (b - wslot) mod NREC, a running remainder, orders the banks)
+// and the totals are one count.
+reg [NREC*RW-1:0] g_wrk = rk_init(1'b0);
+reg [RW-1:0] g_pptr = 0;
+reg f_mkerr = 1'b0, f_ovf = 1'b0;
+reg [15:0] f_nstored = 16'd0;
+reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
+
+wire [NREC-1:0] bank_full;
+
+reg gn_ovf_in, gn_mkerr, gn_ovf, gn_blk;
+reg [15:0] gn_nstored;
+reg [7:0] gn_nrfc, gn_ndraft;
+reg [NREC-1:0] gn_wr;
+reg [NREC*REC_W-1:0] gn_rec;
+reg [RW-1:0] gn_src;
+reg [2:0] gn_nok;
+reg [NREC*RW-1:0] gn_wrk;
+integer gb, gc;
+
+always @* begin
+    gn_ovf_in = !q_first && f_ovf;
+    gn_wr = 0;
+    gn_rec = 0;
+    for (gb = 0; gb < NREC; gb = gb + 1) begin
+        gn_src = rec_add(g_wrk[gb*RW +: RW], {{(4-RW){1'b0}}, g_pptr});
+        gn_blk = gn_ovf_in || bank_full[gb];
+        for (gc = 0; gc < NREC; gc = gc + 1)
+            if (g_wrk[gc*RW +: RW] < g_wrk[gb*RW +: RW] && bank_full[gc])
+                gn_blk = 1'b1;
+        for (gc = 0; gc < NREC; gc = gc + 1) begin
+            if (gn_src == gc[RW-1:0]) begin
+                gn_wr[gb] = q_push[gc] && !gn_blk;
+                gn_rec[gb*REC_W +: REC_W] = {r_lseq[gc*PW +: PW], r_word[gc*32 +: 32],
+                    r_hdr[gc*128 +: 128], r_first[gc], q_lastf[gc]};
+            end
+        end
+    end
+    gn_nok = 3'd0;
+    for (gb = 0; gb < NREC; gb = gb + 1)
+        gn_nok = gn_nok + {2'd0, gn_wr[gb]};
+    for (gb = 0; gb < NREC; gb = gb + 1)
+        gn_wrk[gb*RW +: RW] = rec_sub(g_wrk[gb*RW +: RW], {1'b0, gn_nok});
+    gn_ovf = gn_ovf_in || gn_nok != q_npush;
+    gn_nstored = (q_first ? 16'd0 : f_nstored) + {13'd0, gn_nok};
+    gn_mkerr = (!q_first && f_mkerr) || (|q_mkerr);
+    gn_nrfc = q_first ? 8'd0 : f_nrfc;
+    gn_ndraft = q_first ? 8'd0 : f_ndraft;
+    for (gc = 0; gc < NCRC; gc = gc + 1) begin
+        gn_nrfc = gn_nrfc + {7'd0, q_rfc[gc]};
+        gn_ndraft = gn_ndraft + {7'd0, q_draft[gc]};
+    end
+end
+
+reg [SUM_W-1:0] h_sum = 0;
+
+always @(posedge clk) begin
+    if (q_valid) begin
+        g_wrk <= gn_wrk;
+        g_pptr <= rec_add(g_pptr, {1'b0, q_npush});
+        f_mkerr <= gn_mkerr;
+        f_ovf <= gn_ovf;
+        f_nstored <= gn_nstored;
+        f_nrfc <= gn_nrfc;
+        f_ndraft <= gn_ndraft;
+    end
+    h_sum <= {gn_nrfc, gn_ndraft, q_sumx, q_nrec, !gn_ovf, gn_nstored, !gn_mkerr};
+    if (rst) begin
+        g_wrk <= rk_init(1'b0);
+        g_pptr <= 0;
         f_mkerr <= 1'b0;
         f_ovf <= 1'b0;
         f_nstored <= 16'd0;
-        g_tvalid <= 0;
-        g_end <= 1'b0;
+        f_nrfc <= 8'd0;
+        f_ndraft <= 8'd0;
     end
 end
 
@@ -1089,15 +1483,16 @@ generate
     end
 endgenerate
 
-// The check flags and the summary travel beside the engines.
+// The check flags and the summary travel beside the engines (the summary
+// leaves stage G a cycle after the engine inputs leave stage F).
 reg [LCRC*NCRC-1:0] dl_chk = 0;
 reg [LCRC-1:0] dl_end = 0;
-reg [LCRC*SUM_W-1:0] dl_sum = 0;
+reg [(LCRC-1)*SUM_W-1:0] dl_sum = 0;
 
 always @(posedge clk) begin
     dl_chk <= {dl_chk[(LCRC-1)*NCRC-1:0], g_chk};
     dl_end <= {dl_end[LCRC-2:0], g_end};
-    dl_sum <= {dl_sum[(LCRC-1)*SUM_W-1:0], g_sum};
+    dl_sum <= {dl_sum[(LCRC-2)*SUM_W-1:0], h_sum};
     if (rst) begin
         dl_chk <= 0;
         dl_end <= 0;
@@ -1121,7 +1516,7 @@ reg [SUM_W-1:0] o_sum = 0;
 always @(posedge clk) begin
     o_valid <= dl_end[LCRC-1];
     if (dl_end[LCRC-1]) begin
-        o_sum <= dl_sum[(LCRC-1)*SUM_W +: SUM_W];
+        o_sum <= dl_sum[(LCRC-2)*SUM_W +: SUM_W];
         o_crc_ok <= !(crc_err || crc_bad);
         crc_err <= 1'b0;
     end else begin
@@ -1151,8 +1546,8 @@ generate
         ) u_bank (
             .clk(clk),
             .rst(rst),
-            .wr_en(fn_wr[gk] && e_valid),
-            .wr_data(fn_rec[gk*REC_W +: REC_W]),
+            .wr_en(gn_wr[gk]),
+            .wr_data(gn_rec[gk*REC_W +: REC_W]),
             .full(bank_full[gk]),
             .out_valid(bank_valid[gk]),
             .out_data(bank_data[gk*REC_W +: REC_W]),

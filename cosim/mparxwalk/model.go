@@ -34,8 +34,8 @@ const MaxFPDUs = 512
 func Variant(dataWidth int) string { return fmt.Sprintf("mpa_rx_walk_w%d", dataWidth) }
 
 // Latency returns L_WALK, the cycles from a frame's w_last beat to its
-// sum_valid pulse: seven pipeline stages plus the crc32c engine's latency.
-func Latency(dataWidth int) int { return 7 + crc32c.Latency(dataWidth) }
+// sum_valid pulse: nine pipeline stages plus the crc32c engine's latency.
+func Latency(dataWidth int) int { return 9 + crc32c.Latency(dataWidth) }
 
 // Engines returns NCRC, the number of crc32c engines: 1 + ceil((WPB-1)/5)
 // for WPB = DATA_WIDTH/32 words per beat.

@@ -30,13 +30,13 @@ func FIFODepth(width int) int { return cycle.DefaultFIFODepth(width, cycle.Jumbo
 func LWalk(width int) int {
 	switch width {
 	case 64:
-		return 15
-	case 128:
-		return 16
-	case 256:
 		return 17
+	case 128:
+		return 18
+	case 256:
+		return 19
 	}
-	return 18
+	return 20
 }
 
 // TreadyBound is the longest run of cycles in which s_axis_tready may stay

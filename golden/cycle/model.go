@@ -101,9 +101,10 @@ func DefaultFIFODepth(dataWidth, maxFrame int) int {
 	return d
 }
 
-// LWalk returns L_WALK, the walker's latency, at a data width: 15, 16, 17,
-// 18 at 64, 128, 256, 512 bits.
-func LWalk(dataWidth int) int { return 7 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
+// LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
+// 20 at 64, 128, 256, 512 bits (nine walker stages, then the crc32c
+// engine's 5 + log2(DATA_WIDTH/8) cycles).
+func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
 
 // LParse returns L_PARSE, the cycles from a frame's last beat to the
 // parser's frame class (mpa_rx_parse's f_valid), at a data width: 8 plus
