@@ -29,8 +29,10 @@ type Known struct {
 // bug, not the RTL's: found by the first 512-bit campaign, it reproduces
 // with golden/fastpath alone at every width; software beside the hardware
 // reports code 3 at an in-order FPDU that the golden receiver validates and
-// passes, the FPDU right before a run the hardware consumed out of order;
-// case duplicates-w512-ea60124639959581).
+// passes: golden/rx's check of a held marker far after the FPDU reads
+// octets that software holds from a mutated exception frame where the
+// golden receiver holds other octets, kept from a frame the hardware
+// consumed; docs/robustness.md; case duplicates-w512-ea60124639959581).
 // Fixed, kept as regression cases in testdata: ip-total-length-wrap
 // (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits),
 // payload-length-mod-4 (rtl/mpa_rx.v now takes a payload that is not whole
