@@ -25,29 +25,24 @@ type Known struct {
 	Err    *regexp.Regexp // a stream-level error (no frame named) of this bug
 }
 
-// KnownBugs are the open bugs: consumed-run-handover (a model hand-over
-// bug, not the RTL's: found by the first 512-bit campaign, it reproduces
-// with golden/fastpath alone at every width; software beside the hardware
-// reports code 3 at an in-order FPDU that the golden receiver validates and
-// passes: golden/rx's check of a held marker far after the FPDU reads
-// octets that software holds from a mutated exception frame where the
-// golden receiver holds other octets, kept from a frame the hardware
-// consumed; docs/robustness.md; case duplicates-w512-ea60124639959581).
+// KnownBugs are the open bugs: none at present.
 // Fixed, kept as regression cases in testdata: ip-total-length-wrap
 // (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits),
 // payload-length-mod-4 (rtl/mpa_rx.v now takes a payload that is not whole
 // words as UNALIGNED; cases payload-tail-in-padding and
-// payload-tail-partial-word) and union-extra-marker-error (golden/rx: an
+// payload-tail-partial-word), union-extra-marker-error (golden/rx: an
 // in-order FPDU whose damaged ULPDU_Length runs over a held marker that
 // names another FPDU start is code 3 as soon as its header is read, as
 // software beside the hardware reports for a range the hardware consumed;
-// cases union-extra-marker-error and out-of-order-w64-ba9edfca3741f76e).
-var KnownBugs = []Known{
-	{
-		Name: "consumed-run-handover",
-		Err:  regexp.MustCompile(`^ulpdu events: golden \d+, hardware and software \d+$`),
-	},
-}
+// cases union-extra-marker-error and out-of-order-w64-ba9edfca3741f76e) and
+// consumed-run-handover (a model hand-over bug found by the first 512-bit
+// campaign: golden/rx checked held markers after an in-order FPDU only
+// where it held them out of order, so software beside the hardware, which
+// held them out of order, reported code 3 where the golden receiver, which
+// held the same octets in order, did not; the rule now takes validated
+// FPDUs, not bare markers, after the FPDU; case
+// duplicates-w512-ea60124639959581).
+var KnownBugs = []Known{}
 
 // knownBug returns the name of the non-static known bug that frame b
 // matches, or "".

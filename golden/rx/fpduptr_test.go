@@ -148,3 +148,63 @@ func TestMarkerErrorAtHeader(t *testing.T) {
 		})
 	}
 }
+
+// A bare marker after an in-order FPDU (one that starts no FPDU validated
+// out of order) belongs to a later FPDU and is checked with it: a wrong
+// FPDUPTR in FPDU 2 that names a start inside FPDU 1 is code 3 at FPDU 2,
+// whether FPDU 2 arrives in order or is held out of order when FPDU 1's
+// header is read. (Before, a receiver holding it out of order blamed FPDU
+// 1, one holding it in order did not: the fuzzed case
+// duplicates-w512-ea60124639959581 of cosim/rxfuzz.)
+func TestMarkerAfterFPDUCheckedWithItsOwnFPDU(t *testing.T) {
+	for _, order := range []struct {
+		name string
+		idx  []int // FPDU 1 comes as two segments: 1 its header, -1 the rest
+	}{
+		{"in order", []int{0, 1, -1, 2, 3}},
+		{"FPDUs 2 and 3 held when FPDU 1's header is read", []int{0, 2, 3, 1, -1}},
+	} {
+		t.Run(order.name, func(t *testing.T) {
+			c := stdConn(true, true)
+			fill(c, 8, 600)
+			segs := c.i2r.OnePerSegment()
+			f1, f2 := c.i2r.FPDUs[1], c.i2r.FPDUs[2]
+			h := c.i2r.Half
+			m := h.NextMarker(f2.Seq)
+			require.True(t, before(m, f2.Seq+uint32(f2.Len)), "FPDU 2 holds a marker")
+			// Name an octet inside FPDU 1 (RFC 5044 form: the marker's
+			// distance from the ULPDU_Length field of the FPDU named).
+			inside := f1.LengthSeq + 16
+			binary.BigEndian.PutUint16(c.i2r.Data[f2.Off+int(m-f2.Seq)+2:], uint16(m-inside))
+			segs = c.i2r.OnePerSegment()
+			frames := c.startupFrames(t)
+			head := mpa.Segment{Seq: segs[1].Seq, Data: segs[1].Data[:8]}
+			tail := mpa.Segment{Seq: segs[1].Seq + 8, Data: segs[1].Data[8:]}
+			for _, i := range order.idx {
+				var s []mpa.Segment
+				switch i {
+				case 1:
+					s = []mpa.Segment{head}
+				case -1:
+					s = []mpa.Segment{tail}
+				default:
+					s = segs[i : i+1]
+				}
+				frames = append(frames, segFrames(t, c.tu, s)...)
+			}
+			evs := run(t, c, mpa.StartupPolicy{}, frames)
+			errs := errorsOf(evs)
+			require.Len(t, errs, 1)
+			assert.Equal(t, CodeMarker, errs[0].Code)
+			assert.Equal(t, f2.LengthSeq, errs[0].Seq, "%v", errs[0].Err)
+			var passed []uint32
+			for _, e := range evs {
+				if e.Kind == ULPDU {
+					passed = append(passed, e.Seq)
+				}
+			}
+			assert.Contains(t, passed, f1.LengthSeq, "FPDU 1 passes")
+			assert.NotContains(t, passed, f2.LengthSeq)
+		})
+	}
+}
