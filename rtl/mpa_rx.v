@@ -21,8 +21,9 @@
  * and writes the placed FPDUs' payloads to host memory (m_host_*), markers
  * stripped, or sends the frame to m_exc_axis.
  *
- * Latency: a frame's verdict is taken L_WALK + 4 cycles after its last
- * beat is accepted (L_WALK from mpa_rx_walk); E1 starts it two cycles after
+ * Latency: a frame's verdict is taken L_WALK + 5 cycles after its last
+ * beat is accepted (L_WALK from mpa_rx_walk; more when it waits for the
+ * frame before it, docs/design.md section 5.2); E1 starts it two cycles after
  * the verdict at the earliest, E2 three cycles after E1 is done with it
  * (docs/design.md section 5 is the exact contract).
  */
@@ -435,57 +436,63 @@ mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(16)) pinfo_fifo (
 wire [INFO_W-1:0] info_head = {side_head, pinfo_head};
 
 // ------------------------------------------------------------------ verdict
-// V0: the walker's summary and the frame record meet; read the context.
-// V1: decide, update the context, queue the verdict for the egress.
-assign info_pop = sum_valid;
-reg        v1;
-reg [INFO_W-1:0] v1_info;
-reg        v1_whole, v1_small, v1_grid, v1_checks, v1_first_marker, v1_any_l;
-reg [VD_W-1:0] vd_q;
-reg [IDX_BITS-1:0] v0_idx;
+// Three stages, one frame per cycle, in frame order:
+// V0: the walker's summary and the frame record meet; read the context
+//     (verdict copy), with the context write of the same cycle forwarded.
+// V1: every comparison of the segment with the context (sequence numbers
+//     against rcv_nxt, the window and the two out-of-order ranges), each
+//     registered.
+// V2: decide from those bits, update the context, queue the verdict.
+// A frame whose context a frame in V1 will write (same index, both
+// matched) waits a cycle before V0, so that V0 reads what V2 writes. The
+// summary goes straight to V0 when nothing waits, else through a queue
+// (two cycles).
+localparam SQ_W = 7 + 16 + 16;
+wire [SQ_W-1:0] sum_in = {sum_ndraft, sum_nrfc, sum_nrec, sum_any_l, sum_first_marker,
+                          sum_crc_ok && sum_marker_ok, sum_grid, sum_small, sum_whole, 1'b0};
+wire [SQ_W-1:0] sq_head;
+wire            sq_valid, sq_in_ready;
+wire [4:0]      sq_count;
+reg             v1, v1_match;
+reg [IDX_BITS-1:0] v1_idx;
 wire [IDX_BITS-1:0] info_idx = info_head[61 +: IDX_BITS];
+wire            info_match = info_head[60];
+wire            v0_hazard = v1 && v1_match && info_match && v1_idx == info_idx;
+wire            sq_empty = sq_count == 5'd0;
+wire            v0_byp = sum_valid && sq_empty && !v0_hazard;
+wire            v0_go = v0_byp || (sq_valid && !v0_hazard);
+wire [SQ_W-1:0] v0_sum = sq_valid ? sq_head : sum_in;
+mpa_rx_fifo #(.WIDTH(SQ_W), .DEPTH(16)) sum_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(sum_in), .in_valid(sum_valid && !v0_byp), .in_ready(sq_in_ready),
+    .out_data(sq_head), .out_valid(sq_valid), .out_ready(v0_go),
+    .count(sq_count)
+);
+assign info_pop = v0_go;
+
+reg [INFO_W-1:0] v1_info;
+reg [SQ_W-1:0]   v1_sum;
+reg [31:0]       v1_end;   // seq + payload length
+reg [VD_W-1:0]   vd_q;
 always @(posedge clk) begin
     vd_q <= ctx_vd[info_idx];
 end
-// write seen in the cycle of the read (from V1 or config) is forwarded
+// a write in the cycle of the read (from V2 or config) is forwarded
 reg [383:0] vd_fwd;
 reg         vd_fwd_hit;
 always @(posedge clk) begin
-    v1 <= sum_valid;
+    v1 <= v0_go;
+    v1_match <= info_match;
     v1_info <= info_head;
-    v1_whole <= sum_whole; v1_small <= sum_small; v1_grid <= sum_grid;
-    v1_checks <= sum_crc_ok && sum_marker_ok;
-    v1_first_marker <= sum_first_marker; v1_any_l <= sum_any_l;
-    v0_idx <= info_idx;
+    v1_sum <= v0_sum;
+    v1_idx <= info_idx;
+    v1_end <= info_head[35:4] + {16'd0, info_head[59:44]};
     vd_fwd_hit <= ctx_we && ctx_widx == info_idx;
     vd_fwd <= ctx_wdata;
     if (rst)
         v1 <= 1'b0;
 end
 
-wire [1:0]  i_class = v1_info[1:0];
-wire [1:0]  i_drop  = v1_info[3:2];
-wire [31:0] i_seq   = v1_info[35:4];
-wire [7:0]  i_flags = v1_info[43:36];
-wire [15:0] i_plen  = v1_info[59:44];
-wire        i_match = v1_info[60];
-wire [15:0] i_beats = v1_info[61+IDX_BITS +: 16];
-wire        i_over  = v1_info[77+IDX_BITS];
-wire [15:0] i_p0    = v1_info[78+IDX_BITS +: 16];
-wire [8:0]  i_ss    = v1_info[94+IDX_BITS +: 9];
-wire        i_mk    = v1_info[103+IDX_BITS];
-wire [1:0]  i_dv    = v1_info[104+IDX_BITS +: 2];
-wire [11:0] i_stream = v1_info[106+IDX_BITS +: 12];
-// the frame octet offset of a marker position, mod 512
-wire [8:0]  i_mph   = i_p0[8:0] + i_ss - i_seq[8:0];
-
-wire [383:0] c = vd_fwd_hit ? vd_fwd : vd_unpack(vd_q);
-wire c_full = c[1], c_err = c[2], c_sw = c[3], c_m = c[4], c_c = c[5];
-wire c_r0 = c[6], c_r1 = c[7];
-wire [31:0] c_rcv = c[95:64];
-wire [31:0] r0s = c[223:192], r0e = c[255:224], r1s = c[287:256], r1e = c[319:288];
-
-wire [31:0] seg_end = i_seq + {16'd0, i_plen};
 /* verilator lint_off UNUSEDSIGNAL */
 function seq_lt(input [31:0] a, input [31:0] b);
     reg [31:0] d;
@@ -495,32 +502,102 @@ function seq_lt(input [31:0] a, input [31:0] b);
     end
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
-wire inorder = i_seq == c_rcv;
-wire overlap0 = c_r0 && seq_lt(i_seq, r0e) && seq_lt(r0s, seg_end);
-wire overlap1 = c_r1 && seq_lt(i_seq, r1e) && seq_lt(r1s, seg_end);
 
-// out-of-order range merge (golden/fastpath addRange)
-reg        m_ok;
-reg        n0v, n1v;
-reg [31:0] n0s, n0e, n1s, n1e;
-reg [31:0] ns, ne;
-reg        k0, k1;  // existing range kept (not merged)
+// V1: the comparisons
+/* verilator lint_off UNUSEDSIGNAL */
+wire [383:0] c1 = vd_fwd_hit ? vd_fwd : vd_unpack(vd_q);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [31:0] c1_rcv = c1[95:64];
+wire [31:0] c1_r0s = c1[223:192], c1_r0e = c1[255:224], c1_r1s = c1[287:256], c1_r1e = c1[319:288];
+wire [31:0] v1_seq = v1_info[35:4];
+reg        v2;
+reg [INFO_W-1:0] v2_info;
+reg [SQ_W-1:0]   v2_sum;
+reg [IDX_BITS-1:0] v2_idx;
+reg [31:0]  v2_end;
+reg [VD_W-1:0] v2_c;
+reg [8:0]   v2_mph;
+reg b_inorder, b_rcv_lt_end, b_seq_lt_rcv, b_win_ign, b_win_ooo, b_ov0, b_ov1;
+reg b_a0, b_b0, b_a1x, b_a1, b_b1x, b_b1, b_r0_seq, b_r0_r1, b_r1_seq, b_r1_r0;
+always @(posedge clk) begin
+    v2 <= v1;
+    v2_info <= v1_info;
+    v2_sum <= v1_sum;
+    v2_idx <= v1_idx;
+    v2_end <= v1_end;
+    v2_c <= vd_pack(c1);
+    // the frame octet offset of a marker position, mod 512
+    v2_mph <= v1_info[78+IDX_BITS +: 9] + v1_info[94+IDX_BITS +: 9] - v1_seq[8:0];
+    b_inorder <= v1_seq == c1_rcv;
+    b_rcv_lt_end <= seq_lt(c1_rcv, v1_end);
+    b_seq_lt_rcv <= seq_lt(v1_seq, c1_rcv);
+    b_win_ign <= (v1_seq - c1_rcv) >= WINDOW;
+    b_win_ooo <= (v1_end - c1_rcv) > WINDOW;
+    b_ov0 <= seq_lt(v1_seq, c1_r0e) && seq_lt(c1_r0s, v1_end);
+    b_ov1 <= seq_lt(v1_seq, c1_r1e) && seq_lt(c1_r1s, v1_end);
+    // the out-of-order range merge (golden/fastpath addRange) and the
+    // in-order advance over the ranges
+    b_a0 <= c1_r0e == v1_seq;
+    b_b0 <= v1_end == c1_r0s;
+    b_a1x <= c1_r1e == c1_r0s;
+    b_a1 <= c1_r1e == v1_seq;
+    b_b1x <= c1_r0e == c1_r1s;
+    b_b1 <= v1_end == c1_r1s;
+    b_r0_seq <= seq_lt(c1_r0s, v1_seq);
+    b_r0_r1 <= seq_lt(c1_r0s, c1_r1s);
+    b_r1_seq <= seq_lt(c1_r1s, v1_seq);
+    b_r1_r0 <= seq_lt(c1_r1s, c1_r0s);
+    if (rst)
+        v2 <= 1'b0;
+end
+
+// V2: decide
+wire [1:0]  i_class = v2_info[1:0];
+wire [1:0]  i_drop  = v2_info[3:2];
+wire [31:0] i_seq   = v2_info[35:4];
+wire [7:0]  i_flags = v2_info[43:36];
+wire [15:0] i_plen  = v2_info[59:44];
+wire        i_match = v2_info[60];
+wire [15:0] i_beats = v2_info[61+IDX_BITS +: 16];
+wire        i_over  = v2_info[77+IDX_BITS];
+wire [15:0] i_p0    = v2_info[78+IDX_BITS +: 16];
+wire        i_mk    = v2_info[103+IDX_BITS];
+wire [1:0]  i_dv    = v2_info[104+IDX_BITS +: 2];
+wire [11:0] i_stream = v2_info[106+IDX_BITS +: 12];
+wire        s_whole = v2_sum[1], s_small = v2_sum[2], s_grid = v2_sum[3], s_checks = v2_sum[4];
+wire        s_first_marker = v2_sum[5], s_any_l = v2_sum[6];
+wire [15:0] s_nrec = v2_sum[7 +: 16];
+wire [15:0] s_nform = v2_sum[23 +: 16];
+
+wire [383:0] c = vd_unpack(v2_c);
+wire c_full = c[1], c_err = c[2], c_sw = c[3], c_m = c[4], c_c = c[5];
+wire c_r0 = c[6], c_r1 = c[7];
+wire [31:0] c_rcv = c[95:64];
+wire [31:0] r0s = c[223:192], r0e = c[255:224], r1s = c[287:256], r1e = c[319:288];
+wire [31:0] seg_end = v2_end;
+wire inorder = b_inorder;
+
+// out-of-order range merge (golden/fastpath addRange), from V1's bits
+wire m_a0 = c_r0 && b_a0;                       // range 0 ends where the segment starts
+wire m_b0 = !m_a0 && c_r0 && b_b0;              // range 0 starts where it ends
+wire m_a1 = c_r1 && (m_a0 ? b_a1x : b_a1);      // range 1 ends at the merged start
+wire m_b1 = !m_a1 && c_r1 && (m_b0 ? b_b1x : b_b1);   // range 1 starts at the merged end
+wire [31:0] ns = m_a1 ? r1s : m_a0 ? r0s : i_seq;
+wire [31:0] ne = m_b1 ? r1e : m_b0 ? r0e : seg_end;
+wire k0 = c_r0 && !m_a0 && !m_b0;   // existing range kept (not merged)
+wire k1 = c_r1 && !m_a1 && !m_b1;
+wire m_ok = !(k0 && k1);
+wire r0_first = m_a1 ? b_r0_r1 : b_r0_seq;    // k0 && !k1: range 0 before the merged one
+wire r1_first = m_a0 ? b_r1_r0 : b_r1_seq;    // k1 && !k0
+reg  [31:0] n0s, n0e, n1s, n1e;
 always @* begin
-    ns = i_seq; ne = seg_end;
-    k0 = c_r0; k1 = c_r1;
-    if (c_r0 && r0e == ns) begin ns = r0s; k0 = 1'b0; end
-    else if (c_r0 && ne == r0s) begin ne = r0e; k0 = 1'b0; end
-    if (c_r1 && r1e == ns) begin ns = r1s; k1 = 1'b0; end
-    else if (c_r1 && ne == r1s) begin ne = r1e; k1 = 1'b0; end
-    m_ok = !(k0 && k1);
-    n0v = 1'b1; n1v = k0 || k1;
     n0s = ns; n0e = ne; n1s = ns; n1e = ne;
     if (k0 && !k1) begin
-        if (seq_lt(r0s, ns)) begin n0s = r0s; n0e = r0e; n1s = ns; n1e = ne; end
-        else begin n0s = ns; n0e = ne; n1s = r0s; n1e = r0e; end
+        if (r0_first) begin n0s = r0s; n0e = r0e; end
+        else begin n1s = r0s; n1e = r0e; end
     end else if (k1 && !k0) begin
-        if (seq_lt(r1s, ns)) begin n0s = r1s; n0e = r1e; n1s = ns; n1e = ne; end
-        else begin n0s = ns; n0e = ne; n1s = r1s; n1e = r1e; end
+        if (r1_first) begin n0s = r1s; n0e = r1e; end
+        else begin n1s = r1s; n1e = r1e; end
     end
 end
 
@@ -548,27 +625,27 @@ always @* begin
     end else begin
         if (i_flags[2:0] != 3'b000)
             reason = R_FLAGS;
-        else if (i_plen == 16'd0 || !seq_lt(c_rcv, seg_end))
+        else if (i_plen == 16'd0 || !b_rcv_lt_end)
             verdict = V_IGNORE;
-        else if (seq_lt(i_seq, c_rcv))
+        else if (b_seq_lt_rcv)
             reason = R_UNALIGNED;
-        else if ((i_seq - c_rcv) >= WINDOW)
+        else if (b_win_ign)
             verdict = V_IGNORE;
-        else if ((seg_end - c_rcv) > WINDOW)
+        else if (b_win_ooo)
             reason = R_OOO;
-        else if (overlap0 || overlap1)
+        else if ((c_r0 && b_ov0) || (c_r1 && b_ov1))
             reason = R_UNALIGNED;
         else if (!inorder && !(c_m && c_c))
             reason = R_OOO;
-        else if (!v1_grid || !v1_whole || i_plen[1:0] != 2'd0)   // FPDUs are whole words
+        else if (!s_grid || !s_whole || i_plen[1:0] != 2'd0)   // FPDUs are whole words
             reason = R_UNALIGNED;
-        else if (!inorder && !v1_first_marker)
+        else if (!inorder && !s_first_marker)
             reason = R_OOO;
-        else if (!v1_checks)
+        else if (!s_checks)
             reason = R_MPA_CHECK;
-        else if (v1_small)
+        else if (s_small)
             reason = R_UNALIGNED;
-        else if (!inorder && v1_any_l)
+        else if (!inorder && s_any_l)
             reason = R_OOO;
         else if (!inorder && !m_ok)
             reason = R_RANGES_FULL;
@@ -580,12 +657,13 @@ always @* begin
             c_new[7:6] = 2'b00;
             c_write = 1'b1;
         end else if (verdict == V_PLACE && inorder) begin
+            // advance over the ranges that now follow (range 0, then 1)
             adv = seg_end;
             c_new[6] = c_r0; c_new[7] = c_r1;
-            if (c_r0 && r0s == adv) begin
+            if (c_r0 && b_b0) begin
                 adv = r0e;
                 c_new[6] = 1'b0;
-                if (c_r1 && r1s == adv) begin
+                if (c_r1 && b_b1x) begin
                     adv = r1e;
                     c_new[7] = 1'b0;
                 end
@@ -598,7 +676,7 @@ always @* begin
             c_new[95:64] = adv;
             c_write = 1'b1;
         end else if (verdict == V_PLACE) begin
-            c_new[6] = n0v; c_new[7] = n1v;
+            c_new[6] = 1'b1; c_new[7] = k0 || k1;
             c_new[223:192] = n0s; c_new[255:224] = n0e;
             c_new[287:256] = n1s; c_new[319:288] = n1e;
             c_write = 1'b1;
@@ -606,16 +684,17 @@ always @* begin
     end
 end
 
-// context writes: the verdict's, else a configuration write (op 0); the
-// DDP stage's receive-queue update holds the configuration port too
+// context writes: the verdict's, else a configuration write (op 0). The
+// configuration port waits while a frame is in V1 (its context was read),
+// while V2 writes, and while the DDP stage's receive-queue update holds it.
 wire ddp_busy;
-assign cfg_ready = !(v1 && c_write) && !ddp_busy;
-wire cfg_ctx = cfg_valid && cfg_op == 3'd0 && !ddp_busy;
+assign cfg_ready = !v1 && !(v2 && c_write) && !ddp_busy;
+wire cfg_ctx = cfg_valid && cfg_ready && cfg_op == 3'd0;
 always @* begin
     ctx_we = 1'b0;
-    ctx_widx = v0_idx;
+    ctx_widx = v2_idx;
     ctx_wdata = c_new;
-    if (v1 && c_write) begin
+    if (v2 && c_write) begin
         ctx_we = 1'b1;
     end else if (cfg_ctx) begin
         ctx_we = 1'b1;
@@ -623,7 +702,7 @@ always @* begin
         ctx_wdata = cfg_data;
     end
 end
-always @* cfg_we_lk = !(v1 && c_write) && cfg_ctx;
+always @* cfg_we_lk = cfg_ctx;
 always @(posedge clk) begin
     if (ctx_we)
         ctx_vd[ctx_widx] <= vd_pack(ctx_wdata);
@@ -634,19 +713,14 @@ end
 // verdict queue: verdict, reason, drop code, idx, seq, end, plen, beats, advanced-to, in order, records,
 // stream, DDP version, markers, marker phase, payload offset, FPDUs by FPDUPTR form (RFC 5044, draft-01)
 localparam VQ_W = 2 + 4 + 2 + IDX_BITS + 32 + 32 + 16 + 16 + 32 + 1 + 16 + 12 + 2 + 1 + 9 + 16 + 16;
-reg [15:0] v1_nrec, v1_nform;
-always @(posedge clk) begin
-    v1_nrec <= sum_nrec;
-    v1_nform <= {sum_ndraft, sum_nrfc};
-end
-wire [VQ_W-1:0] vq_in = {v1_nform, i_p0, i_mph, i_mk && c_m, i_dv, i_stream, v1_nrec, inorder, adv, i_beats, i_plen, seg_end,
-                         i_seq, v0_idx, i_over ? 2'd0 : i_drop, reason, verdict};
+wire [VQ_W-1:0] vq_in = {s_nform, i_p0, v2_mph, i_mk && c_m, i_dv, i_stream, s_nrec, inorder, adv, i_beats, i_plen, seg_end,
+                         i_seq, v2_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
 wire [4:0] vq_count_unused;
 mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
     .clk(clk), .rst(rst),
-    .in_data(vq_in), .in_valid(v1), .in_ready(vq_in_ready),
+    .in_data(vq_in), .in_valid(v2), .in_ready(vq_in_ready),
     .out_data(vq_head), .out_valid(vq_valid), .out_ready(vq_pop),
     .count(vq_count_unused)
 );
@@ -713,7 +787,7 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
 
 wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
-                 tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3]};
+                 tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3], v2_sum[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer
@@ -745,7 +819,8 @@ always @(posedge clk) begin
         assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO (parser) written when full");
         assert (!fr_end2 || side_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
         assert (!(lk_pend || wp_push_nt) || wp_in_ready) else $error("mpa_rx: walker-parameter FIFO written when full");
-        assert (!v1 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
+        assert (!v2 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
+        assert (!sum_valid || sq_in_ready || v0_byp) else $error("mpa_rx: summary FIFO written when full");
         assert (!tok_push || tok_in_ready) else $error("mpa_rx: token FIFO full");
         assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
         assert (!sum_valid || (info_valid && side_valid)) else $error("mpa_rx: walker summary without a frame record");

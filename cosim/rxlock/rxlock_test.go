@@ -90,10 +90,10 @@ func TestMismatchReport(t *testing.T) {
 	var mm *Mismatch
 	require.ErrorAs(t, err, &mm)
 	require.Equal(t, "aligned-one-per-segment", mm.Vector)
-	require.Equal(t, "m_evt_tvalid", mm.Signal)
-	require.Equal(t, "0x1", mm.RTL, "the RTL's first VERDICT comes a cycle before the wrong model's")
+	require.Equal(t, "cfg_ready", mm.Signal)
+	require.Equal(t, "0x0", mm.RTL, "the RTL's first frame is in the verdict stage V1 (cfg_ready low) a cycle before the wrong model's")
 	require.Positive(t, mm.Cycle)
-	require.Contains(t, err.Error(), fmt.Sprintf("cycle %d: m_evt_tvalid", mm.Cycle))
+	require.Contains(t, err.Error(), fmt.Sprintf("cycle %d: cfg_ready", mm.Cycle))
 	st, err := os.Stat(mm.Trace)
 	require.NoError(t, err, "waveform %s", mm.Trace)
 	require.Positive(t, st.Size())

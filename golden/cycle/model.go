@@ -26,10 +26,12 @@
 //     cycle after the one in which E2 is done with it (its handshake, or
 //     its plain cycle);
 //   - the verdict of a frame whose last beat is accepted in cycle a is
-//     taken in cycle a + L_WALK + 4, seeing configuration writes accepted
-//     before that cycle; it "writes a context" (cfg_ready low) when it
-//     changes it: PLACE, and the exceptions that hand the half connection
-//     to software;
+//     taken in cycle a + L_WALK + 5 unless it waits (section 5.2,
+//     verdictTime), seeing configuration writes accepted before that
+//     cycle; it "writes a context" (cfg_ready low) when it changes it:
+//     PLACE, and the exceptions that hand the half connection to software;
+//     cfg_ready is also low in the cycle before a verdict (the frame is in
+//     V1);
 //   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
 //     its ready input is high; an untagged DELIVERED updates the receive
 //     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
@@ -216,6 +218,8 @@ type Frame struct {
 	keepLast uint64
 	walk     WalkParams
 	slot     int
+	matched  bool   // its lookup found its half connection (mpa_rx frm_match)
+	v0       uint64 // cycle it entered the verdict stage V0 (Verdict - 2)
 
 	decided bool
 	base    uint64 // FIFO position of its first beat (Model.stored then)
@@ -273,6 +277,8 @@ type Model struct {
 	e1Gate   func(uint64) bool    // analysis: holds E1 starts (nil: none)
 	bubble   func(*Frame, uint64) // analysis: an E1 start held  // E2 steps before this one have their beats out of the FIFO
 	writeCtx bool                 // the verdict of this cycle writes a context
+	prevV    *Frame               // the frame that entered V0 last
+	queuedV0 uint64               // V0 cycle of the last frame whose summary was queued (+1; 0: none)
 
 	// E1Hold, when set, is asked before E1 starts a frame and holds the
 	// start for a cycle when it returns true: a hook for harnesses that
@@ -412,7 +418,7 @@ func (m *Model) Step(in In) Out {
 	// Ingress.
 	out.Ready = m.inflight < MaxInflight && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
 
-	out.CfgReady = !m.writeCtx && !rqUpdate
+	out.CfgReady = !m.writeCtx && !rqUpdate && !m.inV1(c)
 
 	st := &m.Stats
 	st.Cycles++
@@ -492,6 +498,20 @@ func (m *Model) Step(in In) Out {
 	return out
 }
 
+// inV1 reports whether a frame is in the verdict stage V1 in cycle c (its
+// context was read: the configuration port waits).
+func (m *Model) inV1(c uint64) bool {
+	for _, f := range m.frames {
+		if f.Verdict == c+1 {
+			return true
+		}
+		if f.Verdict > c+1 {
+			break
+		}
+	}
+	return false
+}
+
 func (m *Model) allKeep() uint64 {
 	if m.lanes >= 64 {
 		return ^uint64(0)
@@ -528,19 +548,46 @@ func (m *Model) accept(in In) {
 	f.keepLast = in.Keep
 	f.FCSBad = in.User
 	f.Last = m.cycle
-	f.Verdict = m.cycle + uint64(m.lwalk) + 4
 	// The context lookup (walker parameters); a context write between
 	// here and the verdict is checked in config.
 	f.Fields = ParseFields(f.data[:f.size])
 	if wf := f.Fields; wf.Defined {
 		f.slot = fastpath.Index(wf.Tuple, m.cfg.ConnCount)
 		if e := m.slots[f.slot]; e.Valid && e.Tuple == wf.Tuple {
+			f.matched = true
 			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
 		}
 	}
+	m.verdictTime(f)
 	m.frames = append(m.frames, f)
 	m.inflight++
 	m.cur = nil
+}
+
+// verdictTime sets the cycle of f's verdict (section 5.2). The walker's
+// summary comes in cycle a + 3 + L_WALK; the frame enters V0 then, or,
+// when an earlier summary is still queued or the frame must wait, from the
+// summary queue two cycles after at the earliest. It waits while the frame
+// before it is in V1 and both matched the same context slot (V0 must read
+// what V2 writes). V0, V1, V2: the verdict is taken in V2.
+func (m *Model) verdictTime(f *Frame) {
+	s := f.Last + uint64(m.lwalk) + 3
+	earliest := s
+	if p := m.prevV; p != nil {
+		gap := uint64(1)
+		if p.matched && f.matched && p.slot == f.slot {
+			gap = 2
+		}
+		earliest = max(earliest, p.v0+gap)
+	}
+	if earliest == s && m.queuedV0 <= s {
+		f.v0 = s // straight from the walker
+	} else {
+		f.v0 = max(s+2, earliest)
+		m.queuedV0 = f.v0 + 1
+	}
+	f.Verdict = f.v0 + 2
+	m.prevV = f
 }
 
 // config applies a configuration write (it takes effect in the next cycle).

@@ -74,8 +74,8 @@ func (l *cycleLog) run(n int) {
 	}
 }
 
-// A lone frame: VERDICT two cycles after the verdict (last beat + L_WALK
-// + 4), its beats on m_exc_axis from three cycles later, one per cycle;
+// A lone frame: VERDICT two cycles after the verdict (last beat + 3 +
+// L_WALK + 2: the walker's summary, V0, V1, V2), its beats on m_exc_axis from three cycles later, one per cycle;
 // s_axis_tready never drops.
 func TestLoneFrameTiming(t *testing.T) {
 	for _, width := range []int{64, 128, 256, 512} {
@@ -85,7 +85,7 @@ func TestLoneFrameTiming(t *testing.T) {
 		l.run(80)
 		require.Len(t, l.acc, 1)
 		a := l.acc[0]
-		v := a + uint64(LWalk(width)) + 4
+		v := a + uint64(LWalk(width)) + 5
 		var evts, excs []uint64
 		var got []byte
 		for c, o := range l.outs {
@@ -213,7 +213,7 @@ func TestE1E2Overlap(t *testing.T) {
 		}
 	}
 	require.Len(t, evts, 2)
-	v2 := l.acc[1] + uint64(LWalk(64)) + 4
+	v2 := l.acc[1] + uint64(LWalk(64)) + 5
 	assert.Equal(t, v2+2, evts[1], "second VERDICT while the first frame's E2 waits")
 	assert.Less(t, evts[1], uint64(200))
 	assert.True(t, l.m.Idle())
@@ -358,5 +358,42 @@ func TestDefaultFIFODepth(t *testing.T) {
 			// twice ceil(mf / lanes) beats, more than half of d
 			assert.Greater(t, 2*((mf+width/8-1)/(width/8)), d/2, "smallest at %d bits, %d octets", width, mf)
 		}
+	}
+}
+
+// Section 5.2: when a frame enters the verdict stage (its verdict is taken
+// two cycles later). Summaries come in cycle Last + 3 + L_WALK; a frame
+// waits a cycle behind a frame of the same matched slot in V1; a summary
+// that cannot enter V0 at once, or finds one queued before it, comes out
+// of the summary queue two cycles after it arrived at the earliest.
+func TestVerdictTime(t *testing.T) {
+	type fr struct {
+		last    uint64
+		matched bool
+		slot    int
+		v0      uint64 // want, as an offset from the first summary
+	}
+	for _, tt := range []struct {
+		name   string
+		frames []fr
+	}{
+		{"apart", []fr{{0, true, 1, 0}, {5, true, 1, 5}}},
+		{"back to back, other slots", []fr{{0, true, 1, 0}, {1, true, 2, 1}, {2, true, 3, 2}}},
+		{"back to back, one slot", []fr{{0, true, 1, 0}, {1, true, 1, 3}, {2, true, 1, 5}, {3, true, 2, 6}}},
+		{"one slot, a cycle apart", []fr{{0, true, 1, 0}, {2, true, 1, 2}}},
+		{"one slot, unmatched", []fr{{0, true, 1, 0}, {1, false, 1, 1}, {2, true, 1, 2}}},
+		{"queue drains before the next summary", []fr{{0, true, 1, 0}, {1, true, 1, 3}, {4, true, 2, 4}}},
+		{"queue busy: the next summary is queued", []fr{{0, true, 1, 0}, {1, true, 1, 3}, {3, true, 2, 5}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{DataWidth: 64, ConnCount: 16})
+			s0 := uint64(LWalk(64)) + 3
+			for i, x := range tt.frames {
+				f := &Frame{Last: x.last, matched: x.matched, slot: x.slot}
+				m.verdictTime(f)
+				assert.Equal(t, x.v0, f.v0-s0, "frame %d", i)
+				assert.Equal(t, f.v0+2, f.Verdict, "frame %d", i)
+			}
+		})
 	}
 }
