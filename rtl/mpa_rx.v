@@ -21,7 +21,7 @@
  * and writes the placed FPDUs' payloads to host memory (m_host_*), markers
  * stripped, or sends the frame to m_exc_axis.
  *
- * Latency: a frame's verdict is taken L_WALK + 5 cycles after its last
+ * Latency: a frame's verdict is taken L_WALK + 6 cycles after its last
  * beat is accepted (L_WALK from mpa_rx_walk; more when it waits for the
  * frame before it, docs/design.md section 5.2); E1 starts it two cycles after
  * the verdict at the earliest, E2 three cycles after E1 is done with it
@@ -110,16 +110,27 @@ wire info_pop;
 
 // A frame as long as the whole FIFO can never be stored: take the rest of
 // it and drop it (the FIFO then holds only this frame's stored beats).
-wire ff_full_of_cur = !ff_in_ready && cur_beats >= FIFO_DEPTH[15:0];
+// cur_full: cur_beats >= FIFO_DEPTH (a register, kept with cur_beats).
+reg cur_full;
 // frames between their last beat and the end of their egress: bounded so
 // that the frame-record and verdict queues never overflow
 reg [4:0] inflight;
-assign s_axis_tready = inflight < 5'd14 && (ff_in_ready || overflow || ff_full_of_cur);
-wire ff_write = beat_ok && !overflow && ff_in_ready;
+wire infl_ok = inflight < 5'd14;
+// = infl_ok && (ff_in_ready || overflow || (!ff_in_ready && cur_full))
+assign s_axis_tready = infl_ok && (ff_in_ready || overflow || cur_full);
+wire ff_write = s_axis_tvalid && infl_ok && ff_in_ready && !overflow;
+wire [15:0] cur_beats_p1 = cur_beats + 16'd1;
+wire cur_at_depth = cur_beats == FIFO_DEPTH[15:0] - 16'd1;
 
 always @(posedge clk) begin
     if (beat_ok) begin
-        cur_beats <= s_axis_tlast ? 16'd0 : cur_beats + (ff_write ? 16'd1 : 16'd0);
+        if (s_axis_tlast) begin
+            cur_beats <= 16'd0;
+            cur_full <= 1'b0;
+        end else if (ff_write) begin
+            cur_beats <= cur_beats_p1;
+            cur_full <= cur_full || cur_at_depth;
+        end
         if (s_axis_tlast)
             overflow <= 1'b0;
         else if (!ff_write)
@@ -127,6 +138,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         cur_beats <= 16'd0;
+        cur_full <= 1'b0;
         overflow <= 1'b0;
     end
 end
@@ -231,8 +243,18 @@ reg             ctx_we;
 reg [IDX_BITS-1:0] ctx_widx;
 reg [383:0]     ctx_wdata;
 
-// lookup: at the beat that completes the 4-tuple
-wire [IDX_BITS-1:0] lk_idx = ctx_hash(src_ip_now, dst_ip_now, src_port_now, dst_port_now);
+// lookup: the 4-tuple is registered at the beat that completes it, then
+// hashed and the lookup copy read in the next cycle
+reg         t_pend;
+reg [95:0]  t_tuple;   // {dport, sport, dst, src}
+always @(posedge clk) begin
+    t_pend <= beat_ok && tuple_done;
+    if (beat_ok && tuple_done)
+        t_tuple <= {dst_port_now, src_port_now, dst_ip_now, src_ip_now};
+    if (rst)
+        t_pend <= 1'b0;
+end
+wire [IDX_BITS-1:0] lk_idx = ctx_hash(t_tuple[31:0], t_tuple[63:32], t_tuple[79:64], t_tuple[95:80]);
 reg [LK_W-1:0] lk_q;
 reg         lk_pend;
 reg [95:0]  lk_tuple;
@@ -244,9 +266,9 @@ reg         lk_fwd_hit;
 reg [383:0] lk_fwd;
 reg         cfg_we_lk;
 always @(posedge clk) begin
-    lk_pend <= beat_ok && tuple_done;
-    if (beat_ok && tuple_done) begin
-        lk_tuple <= {dst_port_now, src_port_now, dst_ip_now, src_ip_now};
+    lk_pend <= t_pend;
+    if (t_pend) begin
+        lk_tuple <= t_tuple;
         lk_idx_q <= lk_idx;
     end
     // a configuration write in the cycle of the read is forwarded
@@ -266,9 +288,9 @@ reg [LX_W-1:0] frm_x;
 reg frm_match;
 reg [IDX_BITS-1:0] frm_idx;
 always @(posedge clk) begin
-    // a frame's record is queued two cycles after its last beat (fr_end2),
+    // a frame's record is queued three cycles after its last beat (fr_end3),
     // after its lookup; the next frame's lookup can complete in that cycle
-    if (fr_end2)
+    if (fr_end3)
         frm_match <= 1'b0;
     if (lk_pend) begin
         frm_match <= lk_match;
@@ -296,18 +318,21 @@ mpa_rx_fifo #(.WIDTH(34), .DEPTH(4)) wp_fifo (
     .count(wp_count_unused)
 );
 reg frame_had_tuple;
+reg no_tuple;   // a frame ended without a tuple: its dummy entry goes in next cycle
 always @(posedge clk) begin
-    wp_push_nt <= 1'b0;
+    no_tuple <= 1'b0;
+    wp_push_nt <= no_tuple;
     if (beat_ok) begin
         if (tuple_done)
             frame_had_tuple <= 1'b1;
         if (s_axis_tlast) begin
-            wp_push_nt <= !(frame_had_tuple || tuple_done);
+            no_tuple <= !(frame_had_tuple || tuple_done);
             frame_had_tuple <= 1'b0;
         end
     end
     if (rst) begin
         frame_had_tuple <= 1'b0;
+        no_tuple <= 1'b0;
         wp_push_nt <= 1'b0;
     end
 end
@@ -347,25 +372,27 @@ always @(posedge clk) begin
 end
 
 // ------------------------------------------------------------------ walker
-// The word view is delayed three beats so that the lookup is done before the
+// The word view is delayed four beats so that the lookup is done before the
 // walker sees a frame's first payload word.
-reg [DATA_WIDTH-1:0] d1_data, d2_data, d3_data;
-reg [WPB-1:0]        d2_pmask, d3_pmask;   // w_pmask is a cycle behind w_data
-reg                  d1_valid, d2_valid, d3_valid, d1_last, d2_last, d3_last;
-reg                  d1_nw, d2_nw, d3_nw;   // the beat was not stored: no records from it
-reg [31:0]           d1_seq, d2_seq, d3_seq;
+reg [DATA_WIDTH-1:0] d1_data, d2_data, d3_data, d4_data;
+reg [WPB-1:0]        d2_pmask, d3_pmask, d4_pmask;   // w_pmask is a cycle behind w_data
+reg                  d1_valid, d2_valid, d3_valid, d4_valid, d1_last, d2_last, d3_last, d4_last;
+reg                  d1_nw, d2_nw, d3_nw, d4_nw;   // the beat was not stored: no records from it
+reg [31:0]           d1_seq, d2_seq, d3_seq, d4_seq;
 always @(posedge clk) begin
     d1_data <= w_data; d1_valid <= beat_ok; d1_last <= s_axis_tlast; d1_seq <= seq_now;
-    d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw;
+    d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw; d4_nw <= d3_nw;
     d2_data <= d1_data; d2_pmask <= w_pmask; d2_valid <= d1_valid; d2_last <= d1_last; d2_seq <= d1_seq;
     d3_data <= d2_data; d3_pmask <= d2_pmask; d3_valid <= d2_valid; d3_last <= d2_last; d3_seq <= d2_seq;
+    d4_data <= d3_data; d4_pmask <= d3_pmask; d4_valid <= d3_valid; d4_last <= d3_last; d4_seq <= d3_seq;
     if (rst) begin
         d1_valid <= 1'b0;
         d2_valid <= 1'b0;
         d3_valid <= 1'b0;
+        d4_valid <= 1'b0;
     end
 end
-assign wp_pop = d3_valid && d3_last;
+assign wp_pop = d4_valid && d4_last;
 
 wire        rec_valid;
 wire [15:0] rec_lseq_w, rec_ulen;
@@ -378,8 +405,8 @@ wire [15:0] sum_nfpdu;
 wire [7:0]  sum_nrfc, sum_ndraft;
 mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
     .clk(clk), .rst(rst),
-    .seg_seq(d3_seq), .seq_start(wp_head[31:0]), .markers_on(wp_head[32]), .crc_on(wp_head[33]),
-    .w_valid(d3_valid), .w_data(d3_data), .w_pmask(d3_valid && !d3_nw ? d3_pmask : {WPB{1'b0}}), .w_last(d3_last),
+    .seg_seq(d4_seq), .seq_start(wp_head[31:0]), .markers_on(wp_head[32]), .crc_on(wp_head[33]),
+    .w_valid(d4_valid), .w_data(d4_data), .w_pmask(d4_valid && !d4_nw ? d4_pmask : {WPB{1'b0}}), .w_last(d4_last),
     .rec_valid(rec_valid), .rec_ready(rec_ready),
     .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl), .rec_ulp(rec_ulp), .rec_hdr(rec_hdr),
     .rec_first(rec_first), .rec_last(rec_last), .sum_ok(sum_ok), .sum_nrec(sum_nrec),
@@ -391,22 +418,27 @@ mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
 // ------------------------------------------------------------------ frame records
 // class, drop, seq, flags, plen, match, idx, beats stored, oversize
 // Two queues, one entry per frame each, popped together with the walker's
-// summary: the lookup and ingress part, written two cycles after the
-// frame's last beat (fr_end2: its payload offset p0 is known), and the
+// summary: the lookup and ingress part, written three cycles after the
+// frame's last beat (fr_end3: its lookup is done), and the
 // parser's part, written at its f_valid
 // (L_PARSE cycles after the last beat, well before the summary).
 localparam PI_W = 2 + 2 + 32 + 8 + 16;
 localparam INFO_W = PI_W + 1 + IDX_BITS + 16 + 1 + 16 + LX_W;
 reg [15:0] fr_beats;   // beats of the ending frame written to the FIFO
 reg        fr_over;
-reg        fr_end, fr_end2;   // one, two cycles after a frame's last beat
-reg [15:0] fr_beats2;
-reg        fr_over2;
+reg        fr_end, fr_end2, fr_end3;   // one, two, three cycles after a frame's last beat
+reg [15:0] fr_beats2, fr_beats3;
+reg        fr_over2, fr_over3;
+reg [15:0] fr_p0;
 always @(posedge clk) begin
     fr_end <= beat_ok && s_axis_tlast;
     fr_end2 <= fr_end;
+    fr_end3 <= fr_end2;
+    fr_beats3 <= fr_beats2;
+    fr_over3 <= fr_over2;
+    fr_p0 <= p0;   // the frame's payload offset, known at fr_end2
     if (beat_ok && s_axis_tlast) begin
-        fr_beats <= cur_beats + (ff_write ? 16'd1 : 16'd0);
+        fr_beats <= ff_write ? cur_beats_p1 : cur_beats;
         fr_over <= overflow || !ff_write || s_axis_tuser;
     end
     fr_beats2 <= fr_beats;
@@ -414,15 +446,16 @@ always @(posedge clk) begin
     if (rst) begin
         fr_end <= 1'b0;
         fr_end2 <= 1'b0;
+        fr_end3 <= 1'b0;
     end
 end
-wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over2, fr_beats2, frm_idx, frm_match};
+wire [INFO_W-PI_W-1:0] side_in = {frm_x, fr_p0, fr_over3, fr_beats3, frm_idx, frm_match};
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
 wire [4:0] side_count_unused;
 mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(16)) info_fifo (
     .clk(clk), .rst(rst),
-    .in_data(side_in), .in_valid(fr_end2), .in_ready(side_in_ready),
+    .in_data(side_in), .in_valid(fr_end3), .in_ready(side_in_ready),
     .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
     .count(side_count_unused)
 );
@@ -817,7 +850,7 @@ always @(posedge clk) begin
             else $error("mpa_rx: s_axis_tkeep %h not contiguous from lane 0", s_axis_tkeep);
         assert (!ff_write || ff_in_ready) else $error("mpa_rx: frame FIFO written when full");
         assert (!f_valid || info_in_ready) else $error("mpa_rx: frame-record FIFO (parser) written when full");
-        assert (!fr_end2 || side_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
+        assert (!fr_end3 || side_in_ready) else $error("mpa_rx: frame-record FIFO written when full");
         assert (!(lk_pend || wp_push_nt) || wp_in_ready) else $error("mpa_rx: walker-parameter FIFO written when full");
         assert (!v2 || vq_in_ready) else $error("mpa_rx: verdict FIFO written when full");
         assert (!sum_valid || sq_in_ready || v0_byp) else $error("mpa_rx: summary FIFO written when full");

@@ -45,12 +45,13 @@ func LWalk(width int) int {
 // between their last beat and the end of their egress, or the frame FIFO
 // has no room. Both end when the oldest frame in flight (whose last beat
 // is in, or the FIFO could not be full) finishes its egress: its verdict
-// comes 3 + L_WALK + 1 cycles after its last beat, the egress starts it 2
+// comes 4 + L_WALK + 2 cycles after its last beat (no frame before it
+// holds it in the verdict stages), the egress starts it 2
 // cycles later, emits its VERDICT and second event (2 cycles) and reads its
 // at most FIFO_DEPTH stored beats one per cycle. 8 cycles of margin cover
 // the FIFO's read latency and the handshake registers.
 func TreadyBound(width int) int {
-	return 3 + LWalk(width) + 1 + 2 + 2 + FIFODepth(width) + 8
+	return 4 + LWalk(width) + 2 + 2 + 2 + FIFODepth(width) + 8
 }
 
 // BurstReport is what a burst run measured.

@@ -26,7 +26,7 @@
 //     cycle after the one in which E2 is done with it (its handshake, or
 //     its plain cycle);
 //   - the verdict of a frame whose last beat is accepted in cycle a is
-//     taken in cycle a + L_WALK + 5 unless it waits (section 5.2,
+//     taken in cycle a + L_WALK + 6 unless it waits (section 5.2,
 //     verdictTime), seeing configuration writes accepted before that
 //     cycle; it "writes a context" (cfg_ready low) when it changes it:
 //     PLACE, and the exceptions that hand the half connection to software;
@@ -113,7 +113,7 @@ func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth
 // the levels of its checksum adder tree over 2*DataWidth/32+1 units, 11,
 // 12, 13, 14 at 64, 128, 256, 512 bits. The verdict does not wait for it:
 // the class is queued by cycle a + L_PARSE + 2, before the walker's summary
-// in cycle a + 3 + L_WALK (section 5.2).
+// in cycle a + 4 + L_WALK (section 5.2).
 func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
 
 // Config holds the parameters of the modelled receiver.
@@ -565,13 +565,13 @@ func (m *Model) accept(in In) {
 }
 
 // verdictTime sets the cycle of f's verdict (section 5.2). The walker's
-// summary comes in cycle a + 3 + L_WALK; the frame enters V0 then, or,
+// summary comes in cycle a + 4 + L_WALK; the frame enters V0 then, or,
 // when an earlier summary is still queued or the frame must wait, from the
 // summary queue two cycles after at the earliest. It waits while the frame
 // before it is in V1 and both matched the same context slot (V0 must read
 // what V2 writes). V0, V1, V2: the verdict is taken in V2.
 func (m *Model) verdictTime(f *Frame) {
-	s := f.Last + uint64(m.lwalk) + 3
+	s := f.Last + uint64(m.lwalk) + 4
 	earliest := s
 	if p := m.prevV; p != nil {
 		gap := uint64(1)

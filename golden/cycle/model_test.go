@@ -74,7 +74,7 @@ func (l *cycleLog) run(n int) {
 	}
 }
 
-// A lone frame: VERDICT two cycles after the verdict (last beat + 3 +
+// A lone frame: VERDICT two cycles after the verdict (last beat + 4 +
 // L_WALK + 2: the walker's summary, V0, V1, V2), its beats on m_exc_axis from three cycles later, one per cycle;
 // s_axis_tready never drops.
 func TestLoneFrameTiming(t *testing.T) {
@@ -85,7 +85,7 @@ func TestLoneFrameTiming(t *testing.T) {
 		l.run(80)
 		require.Len(t, l.acc, 1)
 		a := l.acc[0]
-		v := a + uint64(LWalk(width)) + 5
+		v := a + uint64(LWalk(width)) + 6
 		var evts, excs []uint64
 		var got []byte
 		for c, o := range l.outs {
@@ -213,7 +213,7 @@ func TestE1E2Overlap(t *testing.T) {
 		}
 	}
 	require.Len(t, evts, 2)
-	v2 := l.acc[1] + uint64(LWalk(64)) + 5
+	v2 := l.acc[1] + uint64(LWalk(64)) + 6
 	assert.Equal(t, v2+2, evts[1], "second VERDICT while the first frame's E2 waits")
 	assert.Less(t, evts[1], uint64(200))
 	assert.True(t, l.m.Idle())
@@ -342,7 +342,7 @@ func TestEventEncoding(t *testing.T) {
 // depend on L_PARSE (section 5.2).
 func TestParserBeforeWalker(t *testing.T) {
 	for _, width := range []int{64, 128, 256, 512} {
-		assert.LessOrEqual(t, LParse(width)+2, 3+LWalk(width), "w%d", width)
+		assert.LessOrEqual(t, LParse(width)+2, 4+LWalk(width), "w%d", width)
 	}
 }
 
@@ -362,7 +362,7 @@ func TestDefaultFIFODepth(t *testing.T) {
 }
 
 // Section 5.2: when a frame enters the verdict stage (its verdict is taken
-// two cycles later). Summaries come in cycle Last + 3 + L_WALK; a frame
+// two cycles later). Summaries come in cycle Last + 4 + L_WALK; a frame
 // waits a cycle behind a frame of the same matched slot in V1; a summary
 // that cannot enter V0 at once, or finds one queued before it, comes out
 // of the summary queue two cycles after it arrived at the earliest.
@@ -387,7 +387,7 @@ func TestVerdictTime(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{DataWidth: 64, ConnCount: 16})
-			s0 := uint64(LWalk(64)) + 3
+			s0 := uint64(LWalk(64)) + 4
 			for i, x := range tt.frames {
 				f := &Frame{Last: x.last, matched: x.matched, slot: x.slot}
 				m.verdictTime(f)
