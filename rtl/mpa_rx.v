@@ -337,54 +337,22 @@ always @(posedge clk) begin
     end
 end
 
-// the frame octet offset of the TCP payload (word k of the word view holds
-// octets 4k-2 .. 4k+1; a beat completes words WPB*b .. WPB*b+WPB-1); the
-// parser's w_pmask marks the words of the previous cycle's beat
-reg        q_beat_ok, q_last;
-reg [13-$clog2(WPB):0] q_cur_beats;
-always @(posedge clk) begin
-    q_beat_ok <= beat_ok;
-    q_last <= s_axis_tlast;
-    q_cur_beats <= cur_beats[13-$clog2(WPB):0];
-    if (rst)
-        q_beat_ok <= 1'b0;
-end
-reg [15:0] p0;
-reg        p0_seen;
-reg [15:0] p0_now;
-integer pj;
-always @* begin
-    p0_now = 16'd0;
-    for (pj = WPB - 1; pj >= 0; pj = pj - 1)
-        if (w_pmask[pj])
-            p0_now = {q_cur_beats, pj[$clog2(WPB)-1:0], 2'b00} - 16'd2;
-end
-always @(posedge clk) begin
-    if (q_beat_ok) begin
-        if (!p0_seen && w_pmask != {WPB{1'b0}})
-            p0 <= p0_now;
-        p0_seen <= q_last ? 1'b0 : p0_seen || w_pmask != {WPB{1'b0}};
-    end
-    if (rst) begin
-        p0_seen <= 1'b0;
-        p0 <= 16'd0;
-    end
-end
-
 // ------------------------------------------------------------------ walker
 // The word view is delayed four beats so that the lookup is done before the
 // walker sees a frame's first payload word.
 reg [DATA_WIDTH-1:0] d1_data, d2_data, d3_data, d4_data;
-reg [WPB-1:0]        d2_pmask, d3_pmask, d4_pmask;   // w_pmask is a cycle behind w_data
+reg [WPB-1:0]        d2_pmask, d3_pmask;   // w_pmask is a cycle behind w_data
+reg [WPB-1:0]        d4_pmask_w;   // d4_pmask of a stored beat, else none: the walker's
 reg                  d1_valid, d2_valid, d3_valid, d4_valid, d1_last, d2_last, d3_last, d4_last;
-reg                  d1_nw, d2_nw, d3_nw, d4_nw;   // the beat was not stored: no records from it
+reg                  d1_nw, d2_nw, d3_nw;   // the beat was not stored: no records from it
 reg [31:0]           d1_seq, d2_seq, d3_seq, d4_seq;
 always @(posedge clk) begin
     d1_data <= w_data; d1_valid <= beat_ok; d1_last <= s_axis_tlast; d1_seq <= seq_now;
-    d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw; d4_nw <= d3_nw;
+    d1_nw <= !ff_write; d2_nw <= d1_nw; d3_nw <= d2_nw;
     d2_data <= d1_data; d2_pmask <= w_pmask; d2_valid <= d1_valid; d2_last <= d1_last; d2_seq <= d1_seq;
     d3_data <= d2_data; d3_pmask <= d2_pmask; d3_valid <= d2_valid; d3_last <= d2_last; d3_seq <= d2_seq;
-    d4_data <= d3_data; d4_pmask <= d3_pmask; d4_valid <= d3_valid; d4_last <= d3_last; d4_seq <= d3_seq;
+    d4_data <= d3_data; d4_valid <= d3_valid; d4_last <= d3_last; d4_seq <= d3_seq;
+    d4_pmask_w <= d3_valid && !d3_nw ? d3_pmask : {WPB{1'b0}};
     if (rst) begin
         d1_valid <= 1'b0;
         d2_valid <= 1'b0;
@@ -393,6 +361,47 @@ always @(posedge clk) begin
     end
 end
 assign wp_pop = d4_valid && d4_last;
+
+// the frame octet offset of the TCP payload (word k of the word view holds
+// octets 4k-2 .. 4k+1; a beat completes words WPB*b .. WPB*b+WPB-1); the
+// parser's w_pmask marks the words of the previous cycle's beat, d2_pmask
+// (the delay line's) those of the beat two cycles before
+reg        q_beat_ok, q_last, q2_beat_ok, q2_last;
+reg [13-$clog2(WPB):0] q_cur_beats, q2_cur_beats;
+always @(posedge clk) begin
+    q_beat_ok <= beat_ok;
+    q_last <= s_axis_tlast;
+    q_cur_beats <= cur_beats[13-$clog2(WPB):0];
+    q2_beat_ok <= q_beat_ok;
+    q2_last <= q_last;
+    q2_cur_beats <= q_cur_beats;
+    if (rst) begin
+        q_beat_ok <= 1'b0;
+        q2_beat_ok <= 1'b0;
+    end
+end
+reg [15:0] p0;
+reg        p0_seen;
+reg [15:0] p0_now;
+integer pj;
+always @* begin
+    p0_now = 16'd0;
+    for (pj = WPB - 1; pj >= 0; pj = pj - 1)
+        if (d2_pmask[pj])
+            p0_now = {q2_cur_beats, pj[$clog2(WPB)-1:0], 2'b00} - 16'd2;
+end
+always @(posedge clk) begin
+    if (q2_beat_ok) begin
+        if (!p0_seen && d2_pmask != {WPB{1'b0}})
+            p0 <= p0_now;
+        p0_seen <= q2_last ? 1'b0 : p0_seen || d2_pmask != {WPB{1'b0}};
+    end
+    if (rst) begin
+        p0_seen <= 1'b0;
+        p0 <= 16'd0;
+    end
+end
+
 
 wire        rec_valid;
 wire [15:0] rec_lseq_w, rec_ulen;
@@ -406,7 +415,7 @@ wire [7:0]  sum_nrfc, sum_ndraft;
 mpa_rx_walk #(.DATA_WIDTH(DATA_WIDTH), .MAX_FPDUS(MAX_FPDUS)) walk (
     .clk(clk), .rst(rst),
     .seg_seq(d4_seq), .seq_start(wp_head[31:0]), .markers_on(wp_head[32]), .crc_on(wp_head[33]),
-    .w_valid(d4_valid), .w_data(d4_data), .w_pmask(d4_valid && !d4_nw ? d4_pmask : {WPB{1'b0}}), .w_last(d4_last),
+    .w_valid(d4_valid), .w_data(d4_data), .w_pmask(d4_pmask_w), .w_last(d4_last),
     .rec_valid(rec_valid), .rec_ready(rec_ready),
     .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl), .rec_ulp(rec_ulp), .rec_hdr(rec_hdr),
     .rec_first(rec_first), .rec_last(rec_last), .sum_ok(sum_ok), .sum_nrec(sum_nrec),
@@ -429,14 +438,13 @@ reg        fr_over;
 reg        fr_end, fr_end2, fr_end3;   // one, two, three cycles after a frame's last beat
 reg [15:0] fr_beats2, fr_beats3;
 reg        fr_over2, fr_over3;
-reg [15:0] fr_p0;
+
 always @(posedge clk) begin
     fr_end <= beat_ok && s_axis_tlast;
     fr_end2 <= fr_end;
     fr_end3 <= fr_end2;
     fr_beats3 <= fr_beats2;
     fr_over3 <= fr_over2;
-    fr_p0 <= p0;   // the frame's payload offset, known at fr_end2
     if (beat_ok && s_axis_tlast) begin
         fr_beats <= ff_write ? cur_beats_p1 : cur_beats;
         fr_over <= overflow || !ff_write || s_axis_tuser;
@@ -449,7 +457,9 @@ always @(posedge clk) begin
         fr_end3 <= 1'b0;
     end
 end
-wire [INFO_W-PI_W-1:0] side_in = {frm_x, fr_p0, fr_over3, fr_beats3, frm_idx, frm_match};
+// p0: the frame's payload offset, set at the end of cycle a + 2 at the latest
+// (the next frame's at a + 4 at the earliest)
+wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over3, fr_beats3, frm_idx, frm_match};
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
 wire [4:0] side_count_unused;
