@@ -50,7 +50,11 @@ module mpa_rx #(
     parameter RQ_DEPTH = 4,
     // walker records held: every FPDU of every frame in the frame FIFO
     // (FPDUs are at least 20 octets)
-    parameter MAX_FPDUS = FIFO_DEPTH * KEEP_WIDTH / 20 + 16
+    parameter MAX_FPDUS = FIFO_DEPTH * KEEP_WIDTH / 20 + 16,
+    // 128-bit event lanes on m_evt (docs/design.md sections 4 and 5.3):
+    // 1 at 64 and 128 bits, 2 at 256 and 512, where a frame can take fewer
+    // cycles than its four events (VERDICT, ADVANCED, PLACED, DELIVERED)
+    parameter EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -69,7 +73,8 @@ module mpa_rx #(
     output wire                  m_exc_axis_tlast,
     output wire [3:0]            m_exc_axis_tuser,
 
-    output wire [127:0]          m_evt_tdata,
+    output wire [EVT_LANES*128-1:0] m_evt_tdata,
+    output wire [EVT_LANES*16-1:0]  m_evt_tkeep,
     output wire                  m_evt_tvalid,
     input  wire                  m_evt_tready,
 
@@ -667,7 +672,7 @@ wire        tok_push, tok_in_ready, tok_valid;
 wire [37:0] tok_in, tok_head;
 wire        desc_push, desc_in_ready, desc_valid, desc_pop;
 wire [105:0] desc_in, desc_head;
-mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) ddp (
+mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), .EVT_LANES(EVT_LANES)) ddp (
     .clk(clk), .rst(rst),
     .f_valid(vq_valid), .f_ready(vq_pop),
     .f_verdict(vq_head[1:0]), .f_reason(vq_head[5:2]), .f_drop(vq_head[7:6]), .f_idx(e_idx),
@@ -679,7 +684,7 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) 
     .rec_valid(rec_valid), .rec_ready(rec_ready), .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl),
     .rec_hdr(rec_hdr),
     .cfg_valid(cfg_valid && cfg_ready), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
-    .m_evt_tdata(m_evt_tdata), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
+    .m_evt_tdata(m_evt_tdata), .m_evt_tkeep(m_evt_tkeep), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
     .tok_valid(tok_push), .tok_ready(tok_in_ready), .tok_data(tok_in),
     .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
 );
@@ -721,14 +726,17 @@ wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec
 // verdicts; tokens and descriptors are sized never to fill); the walker's
 // summary always meets its frame record; at most 14 frames in flight; E1
 // takes each frame's walker records as the frame's first to last record
-// (sum_nrec of them).
+// (sum_nrec of them; with two event lanes E1 takes the verdict queue's
+// head with its VERDICT beat and its records after it, but the first,
+// which it can take before: there the records of a frame are counted
+// from its first to its last).
 reg  [15:0] a_rec;      // records E1 took of the frame at the verdict queue's head
 wire        a_take = rec_ready && rec_valid;
 wire [15:0] a_nrec = vq_head[137+IDX_BITS +: 16];
 always @(posedge clk) begin
     if (a_take)
         a_rec <= a_rec + 16'd1;
-    if (vq_pop)
+    if (EVT_LANES == 1 ? vq_pop : a_take && rec_last)
         a_rec <= 16'd0;
     if (rst)
         a_rec <= 16'd0;
@@ -754,7 +762,7 @@ always @(posedge clk) begin
         assert (!e2_done || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
         assert (!a_take || rec_first == (a_rec == 16'd0))
             else $error("mpa_rx: record %0d of a frame has first=%b", a_rec, rec_first);
-        assert (!(a_take && rec_last) || a_rec + 16'd1 == a_nrec)
+        assert (EVT_LANES != 1 || !(a_take && rec_last) || a_rec + 16'd1 == a_nrec)
             else $error("mpa_rx: last record of a frame is number %0d of %0d", a_rec + 16'd1, a_nrec);
         assert (!(cfg_valid && cfg_ready) || !ddp_busy) else $error("mpa_rx: configuration write while busy");
     end

@@ -141,7 +141,7 @@ func (b *Bench) Ready(c uint64) (evt, exc, host bool) { return b.ready(c) }
 // Observe takes one cycle's handshakes.
 func (b *Bench) Observe(in In, out Out) {
 	if out.EvtValid && in.EvtReady {
-		b.events = append(b.events, Decode(out.Evt))
+		b.events = append(b.events, out.Events()...)
 	}
 	if out.ExcValid && in.ExcReady {
 		for i := 0; i < b.opt.Lanes; i++ {

@@ -34,7 +34,10 @@
 //     its ready input is high; an untagged DELIVERED updates the receive
 //     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
 //     with its last E2 cycle (the extra write cycle after its last beat
-//     when there is one);
+//     when there is one); at 256 and 512 bits E1 has two event lanes
+//     (EvtLanes; wide.go): beats of one or two events, a record stage of
+//     one record whose lookup and check overlap the beats before it, the
+//     next PLACE frame's first record looked up before its VERDICT beat;
 //   - walker records (one silent E1 cycle each for a frame that is not
 //     PLACE) are counted by Records with the context's marker settings, or
 //     markers off when the frame has no context; a frame that is not
@@ -114,6 +117,31 @@ func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth
 // in cycle a + 3 + L_WALK (section 5.2).
 func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
 
+// MaxEvtLanes is the largest EVT_LANES (128-bit event lanes on m_evt).
+const MaxEvtLanes = 2
+
+// EvtLanes returns mpa_rx's EVT_LANES at a data width: 1 at 64 and 128
+// bits, 2 at 256 and 512 (docs/design.md sections 4 and 5.3).
+func EvtLanes(dataWidth int) int {
+	if dataWidth >= 256 {
+		return 2
+	}
+	return 1
+}
+
+// Events returns the events of the cycle's m_evt beat, decoded (none when
+// m_evt_tvalid is low).
+func (o Out) Events() []Event {
+	if !o.EvtValid {
+		return nil
+	}
+	evs := make([]Event, 0, o.EvtKeep)
+	for i := 0; i < o.EvtKeep; i++ {
+		evs = append(evs, Decode(o.Evt[i]))
+	}
+	return evs
+}
+
 // Config holds the parameters of the modelled receiver.
 type Config struct {
 	DataWidth  int    // 64, 128, 256 or 512
@@ -152,10 +180,14 @@ type In struct {
 // none are not); the other outputs are defined when their valid is high,
 // HostData on the lanes of HostStrb.
 type Out struct {
-	Ready     bool // s_axis_tready
-	EvtValid  bool
-	Evt       Word
-	EvtMask   Word
+	Ready    bool // s_axis_tready
+	EvtValid bool
+	// EvtKeep is the number of lanes of the m_evt beat that hold an event
+	// (m_evt_tkeep, 16 bits per lane, lanes from lane 0): 1 with one event
+	// lane, 1 or 2 with two (EvtLanes); Evt[i] and EvtMask[i] are lane i.
+	EvtKeep   int
+	Evt       [MaxEvtLanes]Word
+	EvtMask   [MaxEvtLanes]Word
 	ExcValid  bool
 	ExcData   []byte
 	ExcKeep   uint64
@@ -177,6 +209,14 @@ type e1Step struct {
 	evt    Word
 	mask   Word
 	rq     bool // a receive-queue update (DELIVERED of an untagged message)
+}
+
+// beat is one m_evt beat of two event lanes: one or two events.
+type beat struct {
+	n    int
+	evt  [MaxEvtLanes]Word
+	mask [MaxEvtLanes]Word
+	rq   bool // a receive-queue update (DELIVERED of an untagged message)
 }
 
 // e2Step is one E2 step: read a beat (and free it), and send it on
@@ -219,6 +259,14 @@ type Frame struct {
 
 	decided bool
 	base    uint64 // FIFO position of its first beat (Model.stored then)
+	// two event lanes (wideSteps): the VERDICT beat, per record of a PLACE
+	// frame its beat, the records of any other frame (discards)
+	hdr     beat
+	recs    []beat
+	nrec    int
+	place   bool
+	vsDone  bool // its VERDICT beat went out
+	taken   int  // records looked up or discarded
 	e1      []e1Step
 	e2      []e2Step
 	e1Done  bool
@@ -265,6 +313,8 @@ type Model struct {
 	nframes  int
 
 	posted       map[[2]uint32]uint32 // receive buffers posted per stream and QN
+	wide         bool                 // two event lanes (section 5.3's E1 for 256 and 512 bits)
+	w            wideE1
 	e1, e2       *Frame
 	e1Pos, e2Pos int
 	lastE1       *Frame // the frame that last ended E1
@@ -304,6 +354,7 @@ func New(cfg Config) *Model {
 		cfg:    cfg,
 		lanes:  cfg.DataWidth / 8,
 		lwalk:  cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
+		wide:   EvtLanes(cfg.DataWidth) == 2,
 		engine: fastpath.New(pl, cfg.Window),
 		placer: pl,
 		mem:    mem,
@@ -344,11 +395,19 @@ func (m *Model) Step(in In) Out {
 			for _, st := range f.e1 {
 				f.RQUpdate = f.RQUpdate || st.rq
 			}
+			if m.wide {
+				m.wideSteps(f)
+			}
 		}
 	}
 
 	// E1.
-	if m.e1 == nil {
+	var e1Adv, rqUpdate bool
+	var we wideStep
+	if m.wide {
+		we = m.wideE1(c, in, &out)
+		rqUpdate = we.rq
+	} else if m.e1 == nil {
 		for _, f := range m.frames {
 			if f.e1Done {
 				continue
@@ -363,11 +422,10 @@ func (m *Model) Step(in In) Out {
 			break
 		}
 	}
-	var e1Adv, rqUpdate bool
 	if f := m.e1; f != nil {
 		st := f.e1[m.e1Pos]
 		if st.event {
-			out.EvtValid, out.Evt, out.EvtMask = true, st.evt, st.mask
+			out.EvtValid, out.EvtKeep, out.Evt[0], out.EvtMask[0] = true, 1, st.evt, st.mask
 			e1Adv = in.EvtReady
 			rqUpdate = st.rq && in.EvtReady
 		} else {
@@ -432,7 +490,7 @@ func (m *Model) Step(in In) Out {
 	if in.CfgValid && !out.CfgReady {
 		st.CfgWaited++
 	}
-	if m.e1 != nil && m.e2 != nil {
+	if (m.e1 != nil || (m.wide && m.w.cf != nil)) && m.e2 != nil {
 		st.Overlap++
 	}
 	if out.EvtValid && in.EvtReady {
@@ -459,6 +517,12 @@ func (m *Model) Step(in In) Out {
 			st.RecordCycles++
 		}
 	}
+	if we.lookup {
+		st.DDPLookups++
+	}
+	if we.discard {
+		st.RecordCycles++
+	}
 
 	// Clock edge.
 	if in.Valid && out.Ready {
@@ -466,6 +530,9 @@ func (m *Model) Step(in In) Out {
 	}
 	if in.CfgValid && out.CfgReady {
 		m.config(in)
+	}
+	if m.wide {
+		m.wideEdge(c, we)
 	}
 	if f := m.e1; f != nil && e1Adv {
 		m.e1Pos++
