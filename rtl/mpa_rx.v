@@ -54,7 +54,12 @@ module mpa_rx #(
     // 128-bit event lanes on m_evt (docs/design.md sections 4 and 5.3):
     // 1 at 64 and 128 bits, 2 at 256 and 512, where a frame can take fewer
     // cycles than its four events (VERDICT, ADVANCED, PLACED, DELIVERED)
-    parameter EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1
+    parameter EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1,
+    // frames between their last beat and the end of their egress at which
+    // s_axis_tready goes low (docs/design.md section 5.1): 14, and 24 at
+    // 512 bits, where a frame of two beats is about 32 cycles in flight
+    // (its queues are then 32 entries deep)
+    parameter MAX_INFLIGHT = DATA_WIDTH >= 512 ? 24 : 14
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -94,6 +99,11 @@ module mpa_rx #(
 localparam WPB = DATA_WIDTH / 32;
 localparam IDX_BITS = CONN_COUNT > 1 ? $clog2(CONN_COUNT) : 1;
 localparam FIFO_BITS = $clog2(FIFO_DEPTH);
+// per-frame queues (frame records, verdicts, tokens): an entry per frame in
+// flight at most; each holds its depth plus its output register
+localparam IQ_DEPTH = 1 << $clog2(MAX_INFLIGHT);
+localparam IQ_BITS = $clog2(IQ_DEPTH);
+localparam [5:0] MAXF = MAX_INFLIGHT;
 
 // verdicts and reasons (golden/fastpath)
 localparam [1:0] V_PLACE = 2'd0, V_EXC = 2'd1, V_DROP = 2'd2, V_IGNORE = 2'd3;
@@ -108,7 +118,7 @@ reg        overflow;      // the current frame outgrew the FIFO: discard the res
 wire [FIFO_BITS:0] ff_count;
 wire ff_in_ready;
 wire info_in_ready;
-wire [4:0] info_count_unused;
+wire [IQ_BITS:0] info_count_unused;
 wire info_valid;
 wire info_pop;
 
@@ -117,8 +127,8 @@ wire info_pop;
 wire ff_full_of_cur = !ff_in_ready && cur_beats >= FIFO_DEPTH[15:0];
 // frames between their last beat and the end of their egress: bounded so
 // that the frame-record and verdict queues never overflow
-reg [4:0] inflight;
-assign s_axis_tready = inflight < 5'd14 && (ff_in_ready || overflow || ff_full_of_cur);
+reg [5:0] inflight;
+assign s_axis_tready = inflight < MAXF && (ff_in_ready || overflow || ff_full_of_cur);
 wire ff_write = beat_ok && !overflow && ff_in_ready;
 
 always @(posedge clk) begin
@@ -423,15 +433,15 @@ end
 wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over2, fr_beats2, frm_idx, frm_match};
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
-wire [4:0] side_count_unused;
-mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(16)) info_fifo (
+wire [IQ_BITS:0] side_count_unused;
+mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(IQ_DEPTH)) info_fifo (
     .clk(clk), .rst(rst),
     .in_data(side_in), .in_valid(fr_end2), .in_ready(side_in_ready),
     .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
     .count(side_count_unused)
 );
 wire [PI_W-1:0] pinfo_head;
-mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(16)) pinfo_fifo (
+mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(IQ_DEPTH)) pinfo_fifo (
     .clk(clk), .rst(rst),
     .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
     .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
@@ -648,8 +658,8 @@ wire [VQ_W-1:0] vq_in = {v1_nform, i_p0, i_mph, i_mk && c_m, i_dv, i_stream, v1_
                          i_seq, v0_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
-wire [4:0] vq_count_unused;
-mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
+wire [IQ_BITS:0] vq_count_unused;
+mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(IQ_DEPTH)) verdict_fifo (
     .clk(clk), .rst(rst),
     .in_data(vq_in), .in_valid(v1), .in_ready(vq_in_ready),
     .out_data(vq_head), .out_valid(vq_valid), .out_ready(vq_pop),
@@ -662,9 +672,9 @@ mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
 // descriptors of its FPDUs.
 wire tok_pop, e2_done;
 always @(posedge clk) begin
-    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (e2_done ? 5'd1 : 5'd0);
+    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 6'd1 : 6'd0) - (e2_done ? 6'd1 : 6'd0);
     if (rst)
-        inflight <= 5'd0;
+        inflight <= 6'd0;
 end
 
 wire [IDX_BITS-1:0] e_idx = vq_head[8 +: IDX_BITS];
@@ -689,8 +699,8 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), 
     .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
 );
 
-wire [4:0] tok_count_unused;
-mpa_rx_fifo #(.WIDTH(38), .DEPTH(16)) tok_fifo (
+wire [IQ_BITS:0] tok_count_unused;
+mpa_rx_fifo #(.WIDTH(38), .DEPTH(IQ_DEPTH)) tok_fifo (
     .clk(clk), .rst(rst),
     .in_data(tok_in), .in_valid(tok_push), .in_ready(tok_in_ready),
     .out_data(tok_head), .out_valid(tok_valid), .out_ready(tok_pop),
@@ -724,7 +734,7 @@ wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer
 // does not wait are never written full (frame records, walker parameters,
 // verdicts; tokens and descriptors are sized never to fill); the walker's
-// summary always meets its frame record; at most 14 frames in flight; E1
+// summary always meets its frame record; at most MAX_INFLIGHT frames in flight; E1
 // takes each frame's walker records as the frame's first to last record
 // (sum_nrec of them; with two event lanes E1 takes the verdict queue's
 // head with its VERDICT beat and its records after it, but the first,
@@ -758,8 +768,8 @@ always @(posedge clk) begin
         assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
         assert (!sum_valid || (info_valid && side_valid)) else $error("mpa_rx: walker summary without a frame record");
         assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
-        assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
-        assert (!e2_done || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
+        assert (inflight <= MAXF) else $error("mpa_rx: %0d frames in flight", inflight);
+        assert (!e2_done || inflight != 6'd0) else $error("mpa_rx: a frame leaves with none in flight");
         assert (!a_take || rec_first == (a_rec == 16'd0))
             else $error("mpa_rx: record %0d of a frame has first=%b", a_rec, rec_first);
         assert (EVT_LANES != 1 || !(a_take && rec_last) || a_rec + 16'd1 == a_nrec)

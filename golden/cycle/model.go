@@ -16,7 +16,7 @@
 // RTL by cosim/rxlock at 64 and 128 bits (one is the RTL's behaviour where
 // it departs from the text, marked RTL):
 //   - s_axis_tready in cycle c is computed from the state at the start of
-//     c: fewer than 14 frames whose last beat was accepted before c and
+//     c: fewer than InflightLimit (MAX_INFLIGHT) frames whose last beat was accepted before c and
 //     whose egress had not ended before c, and either the frame FIFO has
 //     room or the frame being received holds FIFO_DEPTH beats (the rest of
 //     it is taken; a beat that finds the FIFO full is discarded and the
@@ -80,8 +80,13 @@ import (
 // Documented parameters.
 const (
 	// MaxInflight is the number of frames between their last beat and the
-	// end of their egress at which s_axis_tready goes low.
+	// end of their egress at which s_axis_tready goes low (mpa_rx's
+	// MAX_INFLIGHT) up to 256 bits; InflightLimit gives it per width.
 	MaxInflight = 14
+	// MaxInflight512 is MAX_INFLIGHT at 512 bits, where a frame of two
+	// beats is about 32 cycles in flight, 16 frames at one every two
+	// cycles.
+	MaxInflight512 = 24
 	// MaxFrame is mpa_rx's default MAX_FRAME: the longest frame in octets
 	// (Ethernet header to the end of the TCP payload, no FCS) of a
 	// 1500-octet MTU with an 802.1Q tag.
@@ -102,6 +107,15 @@ func DefaultFIFODepth(dataWidth, maxFrame int) int {
 		d <<= 1
 	}
 	return d
+}
+
+// InflightLimit returns mpa_rx's MAX_INFLIGHT at a data width: 14, 24 at
+// 512 bits (docs/design.md section 5.1).
+func InflightLimit(dataWidth int) int {
+	if dataWidth >= 512 {
+		return MaxInflight512
+	}
+	return MaxInflight
 }
 
 // LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
@@ -295,9 +309,10 @@ type Stats struct {
 // Model is the cycle model. Use New; drive it with Step once per cycle
 // after reset.
 type Model struct {
-	cfg   Config
-	lanes int
-	lwalk int
+	cfg      Config
+	lanes    int
+	lwalk    int
+	inflimit int // MAX_INFLIGHT
 
 	cycle    uint64
 	engine   *fastpath.Engine
@@ -351,15 +366,16 @@ func New(cfg Config) *Model {
 	pl := ddp.NewPlacer(mem)
 	pl.Version = cfg.DDPVersion
 	return &Model{
-		cfg:    cfg,
-		lanes:  cfg.DataWidth / 8,
-		lwalk:  cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
-		wide:   EvtLanes(cfg.DataWidth) == 2,
-		engine: fastpath.New(pl, cfg.Window),
-		placer: pl,
-		mem:    mem,
-		slots:  make([]Entry, cfg.ConnCount),
-		stags:  map[int]STagEntry{},
+		cfg:      cfg,
+		lanes:    cfg.DataWidth / 8,
+		lwalk:    cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
+		wide:     EvtLanes(cfg.DataWidth) == 2,
+		inflimit: InflightLimit(cfg.DataWidth),
+		engine:   fastpath.New(pl, cfg.Window),
+		placer:   pl,
+		mem:      mem,
+		slots:    make([]Entry, cfg.ConnCount),
+		stags:    map[int]STagEntry{},
 	}
 }
 
@@ -468,14 +484,14 @@ func (m *Model) Step(in In) Out {
 	}
 
 	// Ingress.
-	out.Ready = m.inflight < MaxInflight && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
 
 	out.CfgReady = !m.writeCtx && !rqUpdate
 
 	st := &m.Stats
 	st.Cycles++
 	if !out.Ready {
-		if m.inflight >= MaxInflight {
+		if m.inflight >= m.inflimit {
 			st.FullInflight++
 		} else {
 			st.FullFIFO++
