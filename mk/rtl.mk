@@ -432,12 +432,14 @@ SYNTHREPORT   := $(RTL_BUILD)/synthreport
 # CONN_COUNT 16; $(call DEPTH_PARAMS_<block>,WIDTH).
 DEPTH_PARAMS_mpa_rx_parse = DATA_WIDTH=$(1)
 DEPTH_PARAMS_mpa_rx_walk  = DATA_WIDTH=$(1) MAX_FPDUS=220
-DEPTH_PARAMS_mpa_rx_ddp   = IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4
+# (mpa_rx_ddp has no DATA_WIDTH; its EVT_LANES is what mpa_rx gives it)
+DEPTH_PARAMS_mpa_rx_ddp   = IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4 EVT_LANES=$(if $(filter 256 512,$(1)),2,1)
 DEPTH_PARAMS_mpa_rx_place = DATA_WIDTH=$(1)
 DEPTH_PARAMS_crc32c       = DATA_WIDTH=$(1)
 DEPTH_PARAMS_mpa_rx       = DATA_WIDTH=$(1) CONN_COUNT=16 FIFO_DEPTH=$(shell echo $$((32768 / $(1))))
-# mpa_rx_ddp has no DATA_WIDTH: one row
-DEPTH_WIDTHS_mpa_rx_ddp   = 64
+# mpa_rx_ddp has no DATA_WIDTH: one row per EVT_LANES (1 at 64 and 128
+# bits, 2 at 256 and 512)
+DEPTH_WIDTHS_mpa_rx_ddp   = 64 256
 depth_widths = $(if $(DEPTH_WIDTHS_$(1)),$(filter $(DEPTH_WIDTHS_$(1)),$(2)),$(2))
 # the HX8K result of each 64-bit block (nextpnr log)
 DEPTH_PNR_mpa_rx_parse = $(MPA_RX_DIR)/blk_mpa_rx_parse.pnr.txt

@@ -51,7 +51,16 @@ module mpa_rx #(
     parameter RQ_DEPTH = 4,
     // walker records held: every FPDU of every frame in the frame FIFO
     // (FPDUs are at least 20 octets)
-    parameter MAX_FPDUS = FIFO_DEPTH * KEEP_WIDTH / 20 + 16
+    parameter MAX_FPDUS = FIFO_DEPTH * KEEP_WIDTH / 20 + 16,
+    // 128-bit event lanes on m_evt (docs/design.md sections 4 and 5.3):
+    // 1 at 64 and 128 bits, 2 at 256 and 512, where a frame can take fewer
+    // cycles than its four events (VERDICT, ADVANCED, PLACED, DELIVERED)
+    parameter EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1,
+    // frames between their last beat and the end of their egress at which
+    // s_axis_tready goes low (docs/design.md section 5.1): 14, and 24 at
+    // 512 bits, where a frame of two beats is about 32 cycles in flight
+    // (its queues are then 32 entries deep)
+    parameter MAX_INFLIGHT = DATA_WIDTH >= 512 ? 24 : 14
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -70,7 +79,8 @@ module mpa_rx #(
     output wire                  m_exc_axis_tlast,
     output wire [3:0]            m_exc_axis_tuser,
 
-    output wire [127:0]          m_evt_tdata,
+    output wire [EVT_LANES*128-1:0] m_evt_tdata,
+    output wire [EVT_LANES*16-1:0]  m_evt_tkeep,
     output wire                  m_evt_tvalid,
     input  wire                  m_evt_tready,
 
@@ -90,6 +100,11 @@ module mpa_rx #(
 localparam WPB = DATA_WIDTH / 32;
 localparam IDX_BITS = CONN_COUNT > 1 ? $clog2(CONN_COUNT) : 1;
 localparam FIFO_BITS = $clog2(FIFO_DEPTH);
+// per-frame queues (frame records, verdicts, tokens): an entry per frame in
+// flight at most; each holds its depth plus its output register
+localparam IQ_DEPTH = 1 << $clog2(MAX_INFLIGHT);
+localparam IQ_BITS = $clog2(IQ_DEPTH);
+localparam [5:0] MAXF = MAX_INFLIGHT;
 
 // verdicts and reasons (golden/fastpath)
 localparam [1:0] V_PLACE = 2'd0, V_EXC = 2'd1, V_DROP = 2'd2, V_IGNORE = 2'd3;
@@ -104,7 +119,7 @@ reg        overflow;      // the current frame outgrew the FIFO: discard the res
 wire [FIFO_BITS:0] ff_count;
 wire ff_in_ready;
 wire info_in_ready;
-wire [4:0] info_count_unused;
+wire [IQ_BITS:0] info_count_unused;
 wire info_valid;
 wire info_pop;
 
@@ -114,8 +129,8 @@ wire info_pop;
 reg cur_full;
 // frames between their last beat and the end of their egress: bounded so
 // that the frame-record and verdict queues never overflow
-reg [4:0] inflight;
-wire infl_ok = inflight < 5'd14;
+reg [5:0] inflight;
+wire infl_ok = inflight < MAXF;
 // = infl_ok && (ff_in_ready || overflow || (!ff_in_ready && cur_full))
 assign s_axis_tready = infl_ok && (ff_in_ready || overflow || cur_full);
 wire ff_write = s_axis_tvalid && infl_ok && ff_in_ready && !overflow;
@@ -462,15 +477,15 @@ end
 wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over3, fr_beats3, frm_idx, frm_match};
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
-wire [4:0] side_count_unused;
-mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(16)) info_fifo (
+wire [IQ_BITS:0] side_count_unused;
+mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(IQ_DEPTH)) info_fifo (
     .clk(clk), .rst(rst),
     .in_data(side_in), .in_valid(fr_end3), .in_ready(side_in_ready),
     .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
     .count(side_count_unused)
 );
 wire [PI_W-1:0] pinfo_head;
-mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(16)) pinfo_fifo (
+mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(IQ_DEPTH)) pinfo_fifo (
     .clk(clk), .rst(rst),
     .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
     .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
@@ -495,17 +510,17 @@ wire [SQ_W-1:0] sum_in = {sum_ndraft, sum_nrfc, sum_nrec, sum_any_l, sum_first_m
                           sum_crc_ok && sum_marker_ok, sum_grid, sum_small, sum_whole, 1'b0};
 wire [SQ_W-1:0] sq_head;
 wire            sq_valid, sq_in_ready;
-wire [4:0]      sq_count;
+wire [IQ_BITS:0] sq_count;
 reg             v1, v1_match;
 reg [IDX_BITS-1:0] v1_idx;
 wire [IDX_BITS-1:0] info_idx = info_head[61 +: IDX_BITS];
 wire            info_match = info_head[60];
 wire            v0_hazard = v1 && v1_match && info_match && v1_idx == info_idx;
-wire            sq_empty = sq_count == 5'd0;
+wire            sq_empty = sq_count == {IQ_BITS+1{1'b0}};
 wire            v0_byp = sum_valid && sq_empty && !v0_hazard;
 wire            v0_go = v0_byp || (sq_valid && !v0_hazard);
 wire [SQ_W-1:0] v0_sum = sq_valid ? sq_head : sum_in;
-mpa_rx_fifo #(.WIDTH(SQ_W), .DEPTH(16)) sum_fifo (
+mpa_rx_fifo #(.WIDTH(SQ_W), .DEPTH(IQ_DEPTH)) sum_fifo (
     .clk(clk), .rst(rst),
     .in_data(sum_in), .in_valid(sum_valid && !v0_byp), .in_ready(sq_in_ready),
     .out_data(sq_head), .out_valid(sq_valid), .out_ready(v0_go),
@@ -760,8 +775,8 @@ wire [VQ_W-1:0] vq_in = {s_nform, i_p0, v2_mph, i_mk && c_m, i_dv, i_stream, s_n
                          i_seq, v2_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
-wire [4:0] vq_count_unused;
-mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
+wire [IQ_BITS:0] vq_count_unused;
+mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(IQ_DEPTH)) verdict_fifo (
     .clk(clk), .rst(rst),
     .in_data(vq_in), .in_valid(v2), .in_ready(vq_in_ready),
     .out_data(vq_head), .out_valid(vq_valid), .out_ready(vq_pop),
@@ -774,9 +789,9 @@ mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(16)) verdict_fifo (
 // descriptors of its FPDUs.
 wire tok_pop, e2_done;
 always @(posedge clk) begin
-    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 5'd1 : 5'd0) - (e2_done ? 5'd1 : 5'd0);
+    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 6'd1 : 6'd0) - (e2_done ? 6'd1 : 6'd0);
     if (rst)
-        inflight <= 5'd0;
+        inflight <= 6'd0;
 end
 
 wire [IDX_BITS-1:0] e_idx = vq_head[8 +: IDX_BITS];
@@ -784,7 +799,7 @@ wire        tok_push, tok_in_ready, tok_valid;
 wire [37:0] tok_in, tok_head;
 wire        desc_push, desc_in_ready, desc_valid, desc_pop;
 wire [105:0] desc_in, desc_head;
-mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) ddp (
+mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), .EVT_LANES(EVT_LANES)) ddp (
     .clk(clk), .rst(rst),
     .f_valid(vq_valid), .f_ready(vq_pop),
     .f_verdict(vq_head[1:0]), .f_reason(vq_head[5:2]), .f_drop(vq_head[7:6]), .f_idx(e_idx),
@@ -796,13 +811,13 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH)) 
     .rec_valid(rec_valid), .rec_ready(rec_ready), .rec_lseq_w(rec_lseq_w), .rec_ulen(rec_ulen), .rec_ctrl(rec_ctrl),
     .rec_hdr(rec_hdr),
     .cfg_valid(cfg_valid && cfg_ready), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
-    .m_evt_tdata(m_evt_tdata), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
+    .m_evt_tdata(m_evt_tdata), .m_evt_tkeep(m_evt_tkeep), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
     .tok_valid(tok_push), .tok_ready(tok_in_ready), .tok_data(tok_in),
     .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
 );
 
-wire [4:0] tok_count_unused;
-mpa_rx_fifo #(.WIDTH(38), .DEPTH(16)) tok_fifo (
+wire [IQ_BITS:0] tok_count_unused;
+mpa_rx_fifo #(.WIDTH(38), .DEPTH(IQ_DEPTH)) tok_fifo (
     .clk(clk), .rst(rst),
     .in_data(tok_in), .in_valid(tok_push), .in_ready(tok_in_ready),
     .out_data(tok_head), .out_valid(tok_valid), .out_ready(tok_pop),
@@ -836,16 +851,19 @@ wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer
 // does not wait are never written full (frame records, walker parameters,
 // verdicts; tokens and descriptors are sized never to fill); the walker's
-// summary always meets its frame record; at most 14 frames in flight; E1
+// summary always meets its frame record; at most MAX_INFLIGHT frames in flight; E1
 // takes each frame's walker records as the frame's first to last record
-// (sum_nrec of them).
+// (sum_nrec of them; with two event lanes E1 takes the verdict queue's
+// head with its VERDICT beat and its records after it, but the first,
+// which it can take before: there the records of a frame are counted
+// from its first to its last).
 reg  [15:0] a_rec;      // records E1 took of the frame at the verdict queue's head
 wire        a_take = rec_ready && rec_valid;
 wire [15:0] a_nrec = vq_head[137+IDX_BITS +: 16];
 always @(posedge clk) begin
     if (a_take)
         a_rec <= a_rec + 16'd1;
-    if (vq_pop)
+    if (EVT_LANES == 1 ? vq_pop : a_take && rec_last)
         a_rec <= 16'd0;
     if (rst)
         a_rec <= 16'd0;
@@ -868,11 +886,11 @@ always @(posedge clk) begin
         assert (!desc_push || desc_in_ready) else $error("mpa_rx: descriptor FIFO written when full");
         assert (!sum_valid || (info_valid && side_valid)) else $error("mpa_rx: walker summary without a frame record");
         assert (!wp_pop || wp_valid) else $error("mpa_rx: walker parameters missing at a frame's end");
-        assert (inflight <= 5'd14) else $error("mpa_rx: %0d frames in flight", inflight);
-        assert (!e2_done || inflight != 5'd0) else $error("mpa_rx: a frame leaves with none in flight");
+        assert (inflight <= MAXF) else $error("mpa_rx: %0d frames in flight", inflight);
+        assert (!e2_done || inflight != 6'd0) else $error("mpa_rx: a frame leaves with none in flight");
         assert (!a_take || rec_first == (a_rec == 16'd0))
             else $error("mpa_rx: record %0d of a frame has first=%b", a_rec, rec_first);
-        assert (!(a_take && rec_last) || a_rec + 16'd1 == a_nrec)
+        assert (EVT_LANES != 1 || !(a_take && rec_last) || a_rec + 16'd1 == a_nrec)
             else $error("mpa_rx: last record of a frame is number %0d of %0d", a_rec + 16'd1, a_nrec);
         assert (!(cfg_valid && cfg_ready) || !ddp_busy) else $error("mpa_rx: configuration write while busy");
     end

@@ -20,15 +20,36 @@
  * context and QN the current MSN; per context, QN and MSN mod RQ_DEPTH a
  * posted receive buffer.
  *
- * Latency: one cycle per event (while m_evt_tready), per record of a
- * PLACE frame a lookup cycle (table reads; the record's lengths) and a
- * check cycle (each check registered) before its event, one cycle per
- * record of any other frame.
+ * Event port: EVT_LANES lanes of 128 bits on m_evt_tdata, lane 0 in
+ * [127:0]; m_evt_tkeep has 16 bits per lane (all ones on a lane that holds
+ * an event, all zeros otherwise); the events of a beat are in order from
+ * lane 0 and the lanes that hold one are contiguous from lane 0.
+ *
+ * Latency, EVT_LANES 1 (mpa_rx at 64 and 128 bits): one cycle per event
+ * (while m_evt_tready), per record of a PLACE frame a lookup cycle (table
+ * reads; the record's lengths) and a check cycle (each check registered)
+ * before its event, one cycle per record of any other frame.
+ *
+ * Latency, EVT_LANES 2 (256 and 512 bits; docs/design.md section 5.3):
+ * one beat per cycle (while m_evt_tready) holding VERDICT and the DROP /
+ * ADVANCED / CONSUMED event, or an FPDU's PLACED / DDP_ERROR and its
+ * DELIVERED. The record stage holds one record at a time: a lookup cycle
+ * (the record leaves the walker's FIFO), a check cycle, then its beat; the
+ * next record's lookup can be made in the cycle of that beat (a
+ * receive-queue update of the beat is forwarded to it), and the first
+ * record of the next PLACE frame is looked up as soon as the frame is at
+ * the verdict queue's head and the record stage is free, before or with
+ * the frame's VERDICT beat. A PLACE frame of one FPDU takes two cycles
+ * when its record was looked up before its VERDICT beat, three when E1
+ * waited for the frame. Records of any other frame: one cycle each, after
+ * its VERDICT beat.
  */
 module mpa_rx_ddp #(
     parameter IDX_BITS = 4,
     parameter STAG_COUNT = 64,
-    parameter RQ_DEPTH = 4
+    parameter RQ_DEPTH = 4,
+    // 128-bit event lanes on m_evt: 1, or 2 (two events per beat)
+    parameter EVT_LANES = 1
 ) (
     input  wire                clk,
     input  wire                rst,
@@ -70,7 +91,8 @@ module mpa_rx_ddp #(
     input  wire [383:0]        cfg_data,
     output wire                busy,
 
-    output wire [127:0]        m_evt_tdata,
+    output wire [EVT_LANES*128-1:0] m_evt_tdata,
+    output wire [EVT_LANES*16-1:0]  m_evt_tkeep,
     output wire                m_evt_tvalid,
     input  wire                m_evt_tready,
 
@@ -105,40 +127,59 @@ reg [ST_W-1:0] stag_ram [0:STAG_COUNT-1];
 reg [31:0]     msn_ram  [0:(1<<QA)-1];
 reg [RQ_W-1:0] buf_ram  [0:(1<<BA)-1];
 
-// ------------------------------------------------------------------ control
-// phases: 0 VERDICT, 1 second event, 2 records: lookup, 3 records: checks,
-// 4 records: FPDU event, 5 DELIVERED
-localparam [2:0] P_VERDICT = 3'd0, P_SECOND = 3'd1, P_LOOKUP = 3'd2, P_CHECK = 3'd3, P_FPDU = 3'd4,
-                 P_DELIV = 3'd5;
-reg [2:0]  ph;
-reg [15:0] left;        // records of the frame still to take
-reg [15:0] ndesc;       // descriptors given for the frame
-reg [15:0] ndesc1;      // and that plus one
-wire place = f_verdict == V_PLACE;
-wire second = f_verdict == V_DROP || place;
+// ------------------------------------------------------------------ record views
+// The lookup stage reads the record at the head of the walker's FIFO
+// (h_*) with the index and DDP version of its frame (l_*); the check and event stages read
+// the record looked up (r_*, from s_*) with its frame's fields (s_*). With
+// one event lane they are all the FIFO head and the verdict queue's head,
+// as the record stays at the FIFO head until its last event; with two, the
+// record leaves the FIFO at its lookup and the stages keep copies.
+wire [IDX_BITS-1:0] l_idx;
+wire [1:0]          l_dv;
+wire [15:0]         s_lseq_w, s_ulen;
+wire [7:0]          s_ctrl;
+wire [127:0]        s_hdr;
+wire [IDX_BITS-1:0] s_idx;
+wire [31:0]         s_seq;
+wire                s_inorder;
+wire [11:0]         s_stream;
+wire                s_mk;
+wire [8:0]          s_mph;
+wire                lk_en;      // lookup cycle: table reads, the record's lengths registered
+wire                ck_en;      // check cycle: each check registered
+wire                fwd;        // this cycle's receive-queue update is to the queue looked up
 
-// the record at the head
-wire        r_t = rec_ctrl[7];
-wire        r_l = rec_ctrl[6];
-wire [1:0]  r_dv = rec_ctrl[1:0];
-wire [31:0] r_stag = rec_hdr[127:96];
-wire [63:0] r_to = rec_hdr[95:32];
-wire [31:0] r_qn = rec_hdr[95:64];
-wire [31:0] r_msn = rec_hdr[63:32];
-wire [31:0] r_mo = rec_hdr[31:0];
+// the record at the head (lookup stage)
+wire        h_t = rec_ctrl[7];
+wire [1:0]  h_dv = rec_ctrl[1:0];
+wire [31:0] h_stag = rec_hdr[127:96];
+wire [63:0] h_to = rec_hdr[95:32];
+wire [31:0] h_qn = rec_hdr[95:64];
+wire [31:0] h_msn = rec_hdr[63:32];
+wire [31:0] h_mo = rec_hdr[31:0];
+// the record of the check and event stages
+wire        r_t = s_ctrl[7];
+wire        r_l = s_ctrl[6];
+wire [31:0] r_stag = s_hdr[127:96];
+wire [63:0] r_to = s_hdr[95:32];
+wire [31:0] r_qn = s_hdr[95:64];
+wire [31:0] r_msn = s_hdr[63:32];
+wire [31:0] r_mo = s_hdr[31:0];
 
 // lookups, read in the lookup cycle
 reg [ST_W-1:0] st_q;
 reg [31:0]     cur_q;
 reg [RQ_W-1:0] bf_q;
-wire [QA-1:0] q_addr = {f_idx, r_qn[1:0]};
-wire [BA-1:0] b_addr = {f_idx, r_qn[1:0], r_msn[RB-1:0]};
+wire [QA-1:0] q_addr = {l_idx, h_qn[1:0]};
+wire [BA-1:0] b_addr = {l_idx, h_qn[1:0], h_msn[RB-1:0]};
+wire [QA-1:0] u_addr = {s_idx, r_qn[1:0]};   // the queue a DELIVERED updates
 // (read in the lookup cycle only: a configuration write while the FPDU's
-// event waits on m_evt_tready does not change its outcome)
+// event waits on m_evt_tready does not change its outcome; an update of
+// the same cycle, by the record before, is forwarded)
 always @(posedge clk) begin
-    if (ph == P_LOOKUP) begin
-        st_q <= stag_ram[r_stag[8 +: SB]];
-        cur_q <= msn_ram[q_addr];
+    if (lk_en) begin
+        st_q <= stag_ram[h_stag[8 +: SB]];
+        cur_q <= fwd ? cur_q + 32'd1 : msn_ram[q_addr];
         bf_q <= buf_ram[b_addr];
     end
 end
@@ -149,19 +190,27 @@ end
 // covers both RFC 5041 tests TO > length and n > length - TO), the wrap of
 // TO + n - 1, and where the payload starts in the frame (its first octet
 // that is not a marker's: a marker in the header or just after it moves it).
-wire [15:0] hlen = r_t ? 16'd14 : 16'd18;
 wire [16:0] n14 = {1'b0, rec_ulen} - 17'd14;
 wire [16:0] n18 = {1'b0, rec_ulen} - 17'd18;
-wire [16:0] n_w = r_t ? n14 : n18;                         // [16]: ULPDU shorter than the header
+wire [16:0] n_w = h_t ? n14 : n18;                         // [16]: ULPDU shorter than the header
 // TO + n (MO + n) in two halves: the low 32 bits and their carry here, the
 // high half and its increment beside them
-wire [31:0] e_lo_op = r_t ? r_to[31:0] : r_mo;
+wire [31:0] e_lo_op = h_t ? h_to[31:0] : h_mo;
 wire [32:0] e_lo_w = {1'b0, e_lo_op} + {17'd0, n_w[15:0]};
-wire [31:0] e_hi_w = r_t ? r_to[63:32] : 32'd0;
-wire [15:0] o_len = f_p0 + {rec_lseq_w[13:0], 2'b00};
-wire [8:0]  to_mk = f_mph - o_len[8:0];                   // octets to the next marker
-wire        hdr_mk = f_mk && {7'd0, to_mk} <= hlen + 16'd2;   // in the header or at the payload's start
-wire [15:0] o_s_w = o_len + 16'd2 + hlen + (hdr_mk ? 16'd4 : 16'd0);
+wire [31:0] e_hi_w = h_t ? h_to[63:32] : 32'd0;
+// The payload's start o_s: from the lookup stage's view with one lane, in
+// the check cycle from the record stage's copy with two (o_* below).
+wire        o_en;
+wire        o_t;
+wire [13:0] o_lseq;
+wire [15:0] o_p0;
+wire [8:0]  o_mph;
+wire        o_mk;
+wire [15:0] o_hlen = o_t ? 16'd14 : 16'd18;
+wire [15:0] o_len = o_p0 + {o_lseq, 2'b00};
+wire [8:0]  to_mk = o_mph - o_len[8:0];                   // octets to the next marker
+wire        hdr_mk = o_mk && {7'd0, to_mk} <= o_hlen + 16'd2;   // in the header or at the payload's start
+wire [15:0] o_s_w = o_len + 16'd2 + o_hlen + (hdr_mk ? 16'd4 : 16'd0);
 reg  [15:0] n;
 reg         short_q, nz_q, dv_bad_q, qn_bad_q;
 reg  [32:0] e_lo;
@@ -169,17 +218,18 @@ reg  [31:0] e_hi;
 reg  [32:0] e_hi1;
 reg  [15:0] o_s;
 always @(posedge clk) begin
-    if (ph == P_LOOKUP) begin
+    if (lk_en) begin
         n <= n_w[15:0];
         short_q <= n_w[16];
         nz_q <= n_w[15:0] != 16'd0;
         e_lo <= e_lo_w;
         e_hi <= e_hi_w;
         e_hi1 <= {1'b0, e_hi_w} + 33'd1;
-        dv_bad_q <= r_dv != f_dv;
-        qn_bad_q <= r_qn > 32'd2;
-        o_s <= o_s_w;
+        dv_bad_q <= h_dv != l_dv;
+        qn_bad_q <= h_qn > 32'd2;
     end
+    if (o_en)
+        o_s <= o_s_w;
 end
 
 // Stage 2 (check cycle): each check of RFC 5041 section 7 against the
@@ -205,15 +255,15 @@ wire [31:0] base_hi = r_t ? st_base[63:32] : bf_base[63:32];
 wire [31:0] off_hi = r_t ? r_to[63:32] : 32'd0;
 wire [33:0] dest_h1_w = {1'b0, base_hi, 1'b1} + {1'b0, off_hi, 1'b1};   // base + offset + 1
 always @(posedge clk) begin
-    if (ph == P_CHECK) begin
+    if (ck_en) begin
         c_stag <= !st_valid || st_stag != r_stag;
-        c_assoc <= st_stream != f_stream;
+        c_assoc <= st_stream != s_stream;
         c_wrap <= nz_q && end_q[64] && end_q[63:0] != 64'd0;   // TO + n - 1 >= 2^64
         cb_hi_gt <= end_q[64:32] > {1'b0, st_len[63:32]};
         cb_hi_eq <= end_q[64:32] == {1'b0, st_len[63:32]};
         cb_lo_gt <= end_q[31:0] > st_len[31:0];
         c_msn <= msn_d[31];
-        c_nobuf <= !bf_valid || bf_msn != r_msn || bf_stream != f_stream;
+        c_nobuf <= !bf_valid || bf_msn != r_msn || bf_stream != s_stream;
         c_mo <= r_mo > bf_len;
         c_long <= end_q[32:0] > {1'b0, bf_len};
         dest_lo <= {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo};
@@ -255,11 +305,13 @@ always @* begin
     end
 end
 wire placed = kind == 4'd0;
-wire deliver = f_inorder && placed && r_l;
+wire deliver = s_inorder && placed && r_l;
 wire need_desc = placed && nz_q;
 
-// ------------------------------------------------------------------ outputs
-wire [31:0] lseq = f_seq + {16'd0, rec_lseq_w[13:0], 2'b00};
+// ------------------------------------------------------------------ events
+wire place = f_verdict == V_PLACE;
+wire second = f_verdict == V_DROP || place;
+wire [31:0] lseq = s_seq + {16'd0, s_lseq_w[13:0], 2'b00};
 wire [12-IDX_BITS-1:0] pad = 0;
 wire [127:0] ev_verdict = {E_VERDICT, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_verdict, f_reason, 24'd0};
 wire [127:0] ev_second = f_verdict == V_DROP ?
@@ -268,97 +320,336 @@ wire [127:0] ev_second = f_verdict == V_DROP ?
         {E_ADVANCED, pad, f_idx, f_seq, f_adv, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0} :
         {E_CONSUMED, pad, f_idx, f_seq, f_end, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0};
 wire [31:0] key = r_t ? r_stag : r_msn;
-wire [127:0] ev_fpdu = {placed ? E_PLACED : E_DDP_ERROR, pad, f_idx, lseq, key, rec_ulen, rec_ctrl, kind,
+wire [127:0] ev_fpdu = {placed ? E_PLACED : E_DDP_ERROR, pad, s_idx, lseq, key, s_ulen, s_ctrl, kind,
                         r_t ? 2'b00 : r_qn[1:0], 18'd0};
-wire [127:0] ev_deliv = {E_DELIVERED, pad, f_idx, lseq, key, rec_ulen, rec_ctrl, 4'd0,
+wire [127:0] ev_deliv = {E_DELIVERED, pad, s_idx, lseq, key, s_ulen, s_ctrl, 4'd0,
                          r_t ? 2'b00 : r_qn[1:0], 18'd0};
 
-// (the token and descriptor FIFOs are sized never to fill; the events wait
-// for them all the same)
-assign m_evt_tvalid = f_valid && tok_ready &&
-                      (ph == P_VERDICT || ph == P_SECOND || (ph == P_FPDU && (!need_desc || desc_ready)) ||
-                       ph == P_DELIV);
-assign m_evt_tdata = ph == P_VERDICT ? ev_verdict : ph == P_SECOND ? ev_second : ph == P_FPDU ? ev_fpdu : ev_deliv;
-wire evt_ok = m_evt_tvalid && m_evt_tready;
+assign desc_data = {s_mk, s_mph, o_s, n, dest};
 
-// record handshakes
-wire discard = f_valid && ph == P_LOOKUP && !place && left != 16'd0 && rec_valid;
-wire fpdu_done = f_valid && ph == P_FPDU && evt_ok;
-wire deliv_done = f_valid && ph == P_DELIV && evt_ok;
-assign rec_ready = discard || (fpdu_done && !deliver) || deliv_done;
-assign desc_valid = fpdu_done && need_desc;
-assign desc_data = {f_mk, f_mph, o_s, n, dest};
-assign busy = deliv_done && !r_t;
+generate
+if (EVT_LANES == 1) begin : g_one
+    // ------------------------------------------------------------ control, one lane
+    // phases: 0 VERDICT, 1 second event, 2 records: lookup, 3 records:
+    // checks, 4 records: FPDU event, 5 DELIVERED
+    localparam [2:0] P_VERDICT = 3'd0, P_SECOND = 3'd1, P_LOOKUP = 3'd2, P_CHECK = 3'd3, P_FPDU = 3'd4,
+                     P_DELIV = 3'd5;
+    reg [2:0]  ph;
+    reg [15:0] left;        // records of the frame still to take
+    reg [15:0] ndesc;       // descriptors given for the frame
+    reg [15:0] ndesc1;      // and that plus one
 
-// the frame ends in E1 (token to E2) in its last cycle
-wire last_rec = left == 16'd1;
-reg  fin;
-always @* begin
-    fin = 1'b0;
-    case (ph)
-    P_VERDICT: fin = evt_ok && !second && f_nrec == 16'd0;
-    P_SECOND: fin = evt_ok && f_nrec == 16'd0;
-    P_LOOKUP: fin = left == 16'd0 || (!place && discard && last_rec);
-    P_FPDU: fin = fpdu_done && !deliver && last_rec;
-    P_DELIV: fin = deliv_done && last_rec;
-    default: fin = 1'b0;
-    endcase
-end
-wire fin_ok = f_valid && fin && tok_ready;
-assign tok_valid = f_valid && fin;
-assign tok_data = {(ph == P_FPDU && need_desc) ? ndesc1 : ndesc, f_beats, f_reason, f_verdict};
-assign f_ready = fin_ok;
+    assign l_idx = f_idx;
+    assign l_dv = f_dv;
+    assign s_lseq_w = rec_lseq_w;
+    assign s_ulen = rec_ulen;
+    assign s_ctrl = rec_ctrl;
+    assign s_hdr = rec_hdr;
+    assign s_idx = f_idx;
+    assign s_seq = f_seq;
+    assign s_inorder = f_inorder;
+    assign s_stream = f_stream;
+    assign s_mk = f_mk;
+    assign s_mph = f_mph;
+    assign lk_en = ph == P_LOOKUP;
+    assign ck_en = ph == P_CHECK;
+    assign fwd = 1'b0;   // the update is in the DELIVERED cycle, before the next lookup
+    assign o_en = lk_en;
+    assign o_t = h_t;
+    assign o_lseq = rec_lseq_w[13:0];
+    assign o_p0 = f_p0;
+    assign o_mph = f_mph;
+    assign o_mk = f_mk;
 
-always @(posedge clk) begin
-    if (f_valid) begin
+    // (the token and descriptor FIFOs are sized never to fill; the events wait
+    // for them all the same)
+    assign m_evt_tvalid = f_valid && tok_ready &&
+                          (ph == P_VERDICT || ph == P_SECOND || (ph == P_FPDU && (!need_desc || desc_ready)) ||
+                           ph == P_DELIV);
+    assign m_evt_tdata = ph == P_VERDICT ? ev_verdict : ph == P_SECOND ? ev_second : ph == P_FPDU ? ev_fpdu : ev_deliv;
+    assign m_evt_tkeep = 16'hffff;
+    wire evt_ok = m_evt_tvalid && m_evt_tready;
+
+    // record handshakes
+    wire discard = f_valid && ph == P_LOOKUP && !place && left != 16'd0 && rec_valid;
+    wire fpdu_done = f_valid && ph == P_FPDU && evt_ok;
+    wire deliv_done = f_valid && ph == P_DELIV && evt_ok;
+    assign rec_ready = discard || (fpdu_done && !deliver) || deliv_done;
+    assign desc_valid = fpdu_done && need_desc;
+    assign busy = deliv_done && !r_t;
+
+    // the frame ends in E1 (token to E2) in its last cycle
+    wire last_rec = left == 16'd1;
+    reg  fin;
+    always @* begin
+        fin = 1'b0;
         case (ph)
-        P_VERDICT: if (evt_ok) begin
-            left <= f_nrec;
+        P_VERDICT: fin = evt_ok && !second && f_nrec == 16'd0;
+        P_SECOND: fin = evt_ok && f_nrec == 16'd0;
+        P_LOOKUP: fin = left == 16'd0 || (!place && discard && last_rec);
+        P_FPDU: fin = fpdu_done && !deliver && last_rec;
+        P_DELIV: fin = deliv_done && last_rec;
+        default: fin = 1'b0;
+        endcase
+    end
+    wire fin_ok = f_valid && fin && tok_ready;
+    assign tok_valid = f_valid && fin;
+    assign tok_data = {(ph == P_FPDU && need_desc) ? ndesc1 : ndesc, f_beats, f_reason, f_verdict};
+    assign f_ready = fin_ok;
+
+    always @(posedge clk) begin
+        if (f_valid) begin
+            case (ph)
+            P_VERDICT: if (evt_ok) begin
+                left <= f_nrec;
+                ndesc <= 16'd0;
+                ndesc1 <= 16'd1;
+                if (second)
+                    ph <= P_SECOND;
+                else if (f_nrec != 16'd0)
+                    ph <= P_LOOKUP;
+            end
+            P_SECOND: if (evt_ok && f_nrec != 16'd0)
+                ph <= P_LOOKUP;
+            P_LOOKUP: begin
+                if (place) begin
+                    if (rec_valid)
+                        ph <= P_CHECK;     // the lookup is made this cycle
+                end else if (discard)
+                    left <= left - 16'd1;
+            end
+            P_CHECK: ph <= P_FPDU;
+            P_FPDU: if (fpdu_done) begin
+                if (need_desc) begin
+                    ndesc <= ndesc1;
+                    ndesc1 <= ndesc1 + 16'd1;
+                end
+                if (deliver)
+                    ph <= P_DELIV;
+                else begin
+                    left <= left - 16'd1;
+                    ph <= P_LOOKUP;
+                end
+            end
+            P_DELIV: if (deliv_done) begin
+                left <= left - 16'd1;
+                ph <= P_LOOKUP;
+            end
+            default: ph <= P_VERDICT;
+            endcase
+            if (fin_ok)
+                ph <= P_VERDICT;
+        end
+        if (rst) begin
+            ph <= P_VERDICT;
+            left <= 16'd0;
             ndesc <= 16'd0;
             ndesc1 <= 16'd1;
-            if (second)
-                ph <= P_SECOND;
-            else if (f_nrec != 16'd0)
-                ph <= P_LOOKUP;
         end
-        P_SECOND: if (evt_ok && f_nrec != 16'd0)
-            ph <= P_LOOKUP;
-        P_LOOKUP: begin
-            if (place) begin
-                if (rec_valid)
-                    ph <= P_CHECK;     // the lookup is made this cycle
-            end else if (discard)
-                left <= left - 16'd1;
+    end
+
+`ifdef VERILATOR
+    // Assertions (Verilator --assert; docs/robustness.md): a frame takes
+    // exactly its f_nrec records (discarded or looked up), never one from an
+    // empty record FIFO; the record looked up stays at the head until its
+    // event.
+    reg [15:0] a_taken;     // records taken of the frame at the head
+    wire       a_take = rec_ready && rec_valid;
+    always @(posedge clk) begin
+        if (a_take)
+            a_taken <= a_taken + 16'd1;
+        if (f_ready)
+            a_taken <= 16'd0;
+        if (rst)
+            a_taken <= 16'd0;
+    end
+    always @(posedge clk) begin
+        if (!rst) begin
+            assert (!a_take || a_taken < f_nrec)
+                else $error("mpa_rx_ddp: record %0d taken for a frame of %0d records", a_taken + 16'd1, f_nrec);
+            assert (!f_ready || a_taken + (a_take ? 16'd1 : 16'd0) == f_nrec)
+                else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), f_nrec);
+            assert (!(f_valid && (ph == P_CHECK || ph == P_FPDU || ph == P_DELIV)) || rec_valid)
+                else $error("mpa_rx_ddp: record looked up is gone");
+            assert (ph <= P_DELIV) else $error("mpa_rx_ddp: phase %0d", ph);
         end
-        P_CHECK: ph <= P_FPDU;
-        P_FPDU: if (fpdu_done) begin
+    end
+`endif
+end else begin : g_wide
+    // ------------------------------------------------------------ control, two lanes
+    // cf: the current frame, taken from the verdict queue with its VERDICT
+    // beat, until its last record's beat or discard. The record stage rs:
+    // 0 empty, 1 looked up (its checks this cycle), 2 checked (its beat
+    // can go); rs_cf: the record is cf's (else the verdict queue head's,
+    // looked up before the head's VERDICT beat; pre marks that).
+    reg        cf_v, cf_place, cf_more;
+    reg [15:0] cf_left;     // cf's records not yet taken (looked up or discarded)
+    reg [IDX_BITS-1:0] cf_idx;
+    reg [1:0]  cf_dv;
+    reg        cf_mk;
+    reg [8:0]  cf_mph;
+    reg [15:0] cf_p0;
+    reg [31:0] cf_seq;
+    reg        cf_inorder;
+    reg [11:0] cf_stream;
+    reg [15:0] cf_beats;
+    reg [3:0]  cf_reason;
+    reg [1:0]  cf_verdict;
+    reg [1:0]  rs;
+    reg        rs_cf, pre;
+    reg [15:0] ndesc, ndesc1;
+    // the record stage's copy of the record and of its frame's fields
+    reg [15:0]  g_lseq_w, g_ulen;
+    reg [7:0]   g_ctrl;
+    reg [127:0] g_hdr;
+    reg [IDX_BITS-1:0] g_idx;
+    reg [31:0]  g_seq;
+    reg         g_inorder;
+    reg [11:0]  g_stream;
+    reg         g_mk;
+    reg [8:0]   g_mph;
+    reg [15:0]  g_p0;
+
+    wire pd_go = cf_v && rs == 2'd2 && rs_cf;           // the record's beat
+    wire vs_go = !cf_v && f_valid;                      // the head frame's VERDICT beat
+    assign m_evt_tvalid = tok_ready && (pd_go ? (!need_desc || desc_ready) : vs_go);
+    wire evt_ok = m_evt_tvalid && m_evt_tready;
+    wire pd_ok = pd_go && evt_ok;
+    wire vs_ok = !cf_v && evt_ok;
+    assign m_evt_tdata = pd_go ? {ev_deliv, ev_fpdu} : {ev_second, ev_verdict};
+    assign m_evt_tkeep = {{16{pd_go ? deliver : second}}, 16'hffff};
+
+    // lookups: cf's next record, or the head frame's first (cf has taken
+    // all its records) when the record stage is free or frees this cycle
+    wire slot_free = rs == 2'd0 || (rs == 2'd2 && pd_ok);
+    wire lk_cf = cf_v && cf_place && cf_more;
+    wire lk_head = f_valid && place && f_nrec != 16'd0 && !pre && !(cf_v && cf_more);
+    wire lk = rec_valid && slot_free && (lk_cf || lk_head);
+    wire disc = cf_v && !cf_place && cf_more && rec_valid && tok_ready;
+    assign rec_ready = lk || disc;
+    assign lk_en = lk;
+    assign ck_en = rs == 2'd1;
+    assign busy = pd_ok && deliver && !r_t;
+    assign fwd = busy && u_addr == q_addr;
+    assign desc_valid = pd_ok && need_desc;
+
+    wire   l_cf = cf_v && cf_more;     // (else the head's first record: cf, if any, ends this cycle)
+    assign l_idx = l_cf ? cf_idx : f_idx;
+    assign l_dv = l_cf ? cf_dv : f_dv;
+    wire        l_mk = l_cf ? cf_mk : f_mk;
+    wire [8:0]  l_mph = l_cf ? cf_mph : f_mph;
+    wire [15:0] l_p0 = l_cf ? cf_p0 : f_p0;
+    assign o_en = ck_en;
+    assign o_t = g_ctrl[7];
+    assign o_lseq = g_lseq_w[13:0];
+    assign o_p0 = g_p0;
+    assign o_mph = g_mph;
+    assign o_mk = g_mk;
+    assign s_lseq_w = g_lseq_w;
+    assign s_ulen = g_ulen;
+    assign s_ctrl = g_ctrl;
+    assign s_hdr = g_hdr;
+    assign s_idx = g_idx;
+    assign s_seq = g_seq;
+    assign s_inorder = g_inorder;
+    assign s_stream = g_stream;
+    assign s_mk = g_mk;
+    assign s_mph = g_mph;
+
+    // the frame ends in E1 with its VERDICT beat (no records), its last
+    // record's beat or its last discard
+    wire took = pre || (lk && lk_head);
+    wire fin_vs = vs_ok && f_nrec == 16'd0;
+    wire fin_rec = (pd_ok && !cf_more) || (disc && cf_left == 16'd1);
+    assign tok_valid = fin_vs || fin_rec;
+    assign tok_data = fin_vs ? {16'd0, f_beats, f_reason, f_verdict} :
+                      {(pd_go && need_desc) ? ndesc1 : ndesc, cf_beats, cf_reason, cf_verdict};
+    assign f_ready = vs_ok;
+
+    always @(posedge clk) begin
+        if (ck_en)
+            rs <= 2'd2;
+        if (pd_ok) begin
+            rs <= 2'd0;
             if (need_desc) begin
                 ndesc <= ndesc1;
                 ndesc1 <= ndesc1 + 16'd1;
             end
-            if (deliver)
-                ph <= P_DELIV;
-            else begin
-                left <= left - 16'd1;
-                ph <= P_LOOKUP;
-            end
         end
-        P_DELIV: if (deliv_done) begin
-            left <= left - 16'd1;
-            ph <= P_LOOKUP;
+        if (lk) begin
+            rs <= 2'd1;
+            rs_cf <= lk_cf;
+            if (lk_head)
+                pre <= 1'b1;
+            g_lseq_w <= rec_lseq_w;
+            g_ulen <= rec_ulen;
+            g_ctrl <= rec_ctrl;
+            g_hdr <= rec_hdr;
+            g_idx <= l_idx;
+            g_seq <= l_cf ? cf_seq : f_seq;
+            g_inorder <= l_cf ? cf_inorder : f_inorder;
+            g_stream <= l_cf ? cf_stream : f_stream;
+            g_mk <= l_mk;
+            g_mph <= l_mph;
+            g_p0 <= l_p0;
         end
-        default: ph <= P_VERDICT;
-        endcase
-        if (fin_ok)
-            ph <= P_VERDICT;
+        if ((lk && lk_cf) || disc) begin
+            cf_left <= cf_left - 16'd1;
+            cf_more <= cf_left != 16'd1;
+        end
+        if (fin_rec)
+            cf_v <= 1'b0;
+        if (vs_ok) begin
+            cf_v <= f_nrec != 16'd0;
+            cf_place <= place;
+            cf_left <= f_nrec - {15'd0, took};
+            cf_more <= took ? f_nrec != 16'd1 : f_nrec != 16'd0;
+            cf_idx <= f_idx;
+            cf_dv <= f_dv;
+            cf_mk <= f_mk;
+            cf_mph <= f_mph;
+            cf_p0 <= f_p0;
+            cf_seq <= f_seq;
+            cf_inorder <= f_inorder;
+            cf_stream <= f_stream;
+            cf_beats <= f_beats;
+            cf_reason <= f_reason;
+            cf_verdict <= f_verdict;
+            ndesc <= 16'd0;
+            ndesc1 <= 16'd1;
+            pre <= 1'b0;
+            if (took)
+                rs_cf <= 1'b1;
+        end
+        if (rst) begin
+            cf_v <= 1'b0;
+            cf_more <= 1'b0;
+            cf_left <= 16'd0;
+            rs <= 2'd0;
+            pre <= 1'b0;
+            ndesc <= 16'd0;
+            ndesc1 <= 16'd1;
+        end
     end
-    if (rst) begin
-        ph <= P_VERDICT;
-        left <= 16'd0;
-        ndesc <= 16'd0;
-        ndesc1 <= 16'd1;
+
+`ifdef VERILATOR
+    // Assertions (Verilator --assert; docs/robustness.md): cf takes exactly
+    // its f_nrec records; a beat of a record is never offered before its
+    // frame's VERDICT beat; the record stage is never overwritten.
+    always @(posedge clk) begin
+        if (!rst) begin
+            assert (!(lk && rs == 2'd1)) else $error("mpa_rx_ddp: lookup while a record is checked");
+            assert (!(lk && rs == 2'd2 && !pd_ok)) else $error("mpa_rx_ddp: lookup over a record that waits");
+            assert (!(cf_v && !cf_more && cf_place && rs == 2'd0))
+                else $error("mpa_rx_ddp: frame without its last record");
+            assert (!(pre && !(f_valid && place))) else $error("mpa_rx_ddp: record looked up for no PLACE frame");
+            assert (!(rs != 2'd0 && !rs_cf && !pre)) else $error("mpa_rx_ddp: record of no frame");
+            assert (!(fin_rec && (rs_cf && rs == 2'd1))) else $error("mpa_rx_ddp: frame ends before its last record");
+        end
     end
+`endif
 end
+endgenerate
 
 // ------------------------------------------------------------------ table writes
 always @(posedge clk) begin
@@ -369,41 +660,24 @@ always @(posedge clk) begin
         buf_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0], cfg_data[32 +: RB]}] <=
             {cfg_data[2], cfg_data[63:32], cfg_data[75:64], cfg_data[191:128], cfg_data[223:192]};
     if (busy)
-        msn_ram[q_addr] <= cur_q + 32'd1;
+        msn_ram[u_addr] <= cur_q + 32'd1;
     else if (cfg_valid && cfg_op == 3'd3)
         msn_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0]}] <= cfg_data[63:32];
 end
 
-wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], r_stag[7:0],
-                 r_stag[31:8+SB], msn_d[30:0], rec_lseq_w[15:14], dest_h1_w[33], dest_h1_w[0]};
+wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], h_stag[7:0],
+                 h_stag[31:8+SB], h_msn[31:RB], msn_d[30:0], rec_lseq_w[15:14], s_lseq_w[15:14], dest_h1_w[33],
+                 dest_h1_w[0]};
 
 `ifdef VERILATOR
-// Assertions (Verilator --assert; docs/robustness.md): a frame takes
-// exactly its f_nrec records (discarded or looked up), never one from an
-// empty record FIFO; the record looked up stays at the head until its
-// event; no configuration write arrives while a receive-queue update holds
-// the port; the descriptor FIFO is never written full.
-reg [15:0] a_taken;     // records taken of the frame at the head
-wire       a_take = rec_ready && rec_valid;
-always @(posedge clk) begin
-    if (a_take)
-        a_taken <= a_taken + 16'd1;
-    if (f_ready)
-        a_taken <= 16'd0;
-    if (rst)
-        a_taken <= 16'd0;
-end
+// Assertions (Verilator --assert; docs/robustness.md): never a record from
+// an empty record FIFO nor a frame from an empty verdict queue; no
+// configuration write arrives while a receive-queue update holds the port;
+// the descriptor FIFO is never written full.
 always @(posedge clk) begin
     if (!rst) begin
         assert (!rec_ready || rec_valid) else $error("mpa_rx_ddp: record FIFO read when empty");
-        assert (!a_take || a_taken < f_nrec)
-            else $error("mpa_rx_ddp: record %0d taken for a frame of %0d records", a_taken + 16'd1, f_nrec);
-        assert (!f_ready || a_taken + (a_take ? 16'd1 : 16'd0) == f_nrec)
-            else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), f_nrec);
         assert (!f_ready || f_valid) else $error("mpa_rx_ddp: verdict queue read when empty");
-        assert (!(f_valid && (ph == P_CHECK || ph == P_FPDU || ph == P_DELIV)) || rec_valid)
-            else $error("mpa_rx_ddp: record looked up is gone");
-        assert (ph <= P_DELIV) else $error("mpa_rx_ddp: phase %0d", ph);
         assert (!(cfg_valid && busy)) else $error("mpa_rx_ddp: configuration write while a receive queue is updated");
         assert (!desc_valid || desc_ready) else $error("mpa_rx_ddp: descriptor FIFO full");
     end

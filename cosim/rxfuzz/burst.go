@@ -138,7 +138,7 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 	}
 	var (
 		evTready, excTready                 = sim.Port("m_evt_tready"), sim.Port("m_exc_axis_tready")
-		evValid, evData                     = sim.Port("m_evt_tvalid"), sim.Port("m_evt_tdata")
+		evValid, evData, evKeep             = sim.Port("m_evt_tvalid"), sim.Port("m_evt_tdata"), sim.Port("m_evt_tkeep")
 		excValid, excData, excKeep, excLast = sim.Port("m_exc_axis_tvalid"), sim.Port("m_exc_axis_tdata"), sim.Port("m_exc_axis_tkeep"), sim.Port("m_exc_axis_tlast")
 		excUser                             = sim.Port("m_exc_axis_tuser")
 		sValid, sReady                      = sim.Port("s_axis_tvalid"), sim.Port("s_axis_tready")
@@ -175,9 +175,10 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 				stall = 0
 			}
 			if evValid.Bit(ro) && evTready.Bit(ri) {
-				w := evData.Slice(ro)
-				hi, lo := w[1], w[0]
-				evs = append(evs, evt{kind: int(hi >> 60), verdict: int(lo >> 28 & 3), reason: int(lo >> 24 & 0xf)})
+				for _, w := range cosim.EventLanes(evData, evKeep, ro) {
+					hi, lo := w[1], w[0]
+					evs = append(evs, evt{kind: int(hi >> 60), verdict: int(lo >> 28 & 3), reason: int(lo >> 24 & 0xf)})
+				}
 			}
 			if excValid.Bit(ro) && excTready.Bit(ri) {
 				b := excData.AppendBytes(nil, ro)

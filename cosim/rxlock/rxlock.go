@@ -10,10 +10,11 @@
 //
 // Compared exactly every cycle: s_axis_tready, m_evt_tvalid,
 // m_exc_axis_tvalid, m_host_valid, cfg_ready. When their valid is high:
-// m_exc_axis_tdata/tkeep/tlast/tuser, m_host_addr/strb, m_evt_tdata on the
-// bits the contract defines (all, except the header fields of a frame that
-// has none, such as a non-IPv4 frame), m_host_data on the lanes of
-// m_host_strb.
+// m_exc_axis_tdata/tkeep/tlast/tuser, m_host_addr/strb, m_evt_tkeep,
+// m_evt_tdata on the lanes that hold an event (two lanes at 256 and 512
+// bits) and the bits the contract defines (all, except the header fields
+// of a frame that has none, such as a non-IPv4 frame), m_host_data on the
+// lanes of m_host_strb.
 package rxlock
 
 import (
@@ -48,7 +49,7 @@ const batch = 256
 type ports struct {
 	tdata, tkeep, tvalid, tready, tlast, tuser cosim.Port
 	xdata, xkeep, xvalid, xready, xlast, xuser cosim.Port
-	edata, evalid, eready                      cosim.Port
+	edata, ekeep, evalid, eready               cosim.Port
 	hvalid, hready, haddr, hdata, hstrb        cosim.Port
 	cvalid, cready, cop, cindex, cdata         cosim.Port
 	hasHost, hasOp                             bool
@@ -78,6 +79,7 @@ func lookup(l *cosim.Layout) (ports, error) {
 	get(&p.xlast, "m_exc_axis_tlast", false)
 	get(&p.xuser, "m_exc_axis_tuser", false)
 	get(&p.edata, "m_evt_tdata", false)
+	get(&p.ekeep, "m_evt_tkeep", false)
 	get(&p.evalid, "m_evt_tvalid", false)
 	get(&p.eready, "m_evt_tready", false)
 	p.hasHost = get(&p.hvalid, "m_host_valid", false)
@@ -124,13 +126,20 @@ func (p *ports) outputs(rec []uint64, lanes int) cycle.Out {
 	out := cycle.Out{
 		Ready:    p.tready.Bit(rec),
 		EvtValid: p.evalid.Bit(rec),
-		Evt:      cycle.Word{p.edata.Slice(rec)[0], p.edata.Slice(rec)[1]},
 		ExcValid: p.xvalid.Bit(rec),
 		ExcData:  p.xdata.AppendBytes(make([]byte, 0, lanes), rec),
 		ExcKeep:  p.xkeep.Get(rec),
 		ExcLast:  p.xlast.Bit(rec),
 		ExcUser:  int(p.xuser.Get(rec)),
 		CfgReady: p.cready.Bit(rec),
+	}
+	// event lanes: 128 bits of tdata and 16 of tkeep each, from lane 0
+	ed, keep := p.edata.Slice(rec), p.ekeep.Get(rec)
+	for i := 0; i < cycle.MaxEvtLanes && 2*i+1 < len(ed); i++ {
+		out.Evt[i] = cycle.Word{ed[2*i], ed[2*i+1]}
+		if keep>>(16*i)&1 != 0 {
+			out.EvtKeep++
+		}
 	}
 	if p.hasHost {
 		out.HostValid = p.hvalid.Bit(rec)
@@ -145,7 +154,13 @@ func (p *ports) outputs(rec []uint64, lanes int) cycle.Out {
 func (p *ports) setOutputs(rec []uint64, o cycle.Out) {
 	p.tready.SetBool(rec, o.Ready)
 	p.evalid.SetBool(rec, o.EvtValid)
-	copy(p.edata.Slice(rec), o.Evt[:])
+	ed := p.edata.Slice(rec)
+	for i := 0; i < cycle.MaxEvtLanes && 2*i+1 < len(ed); i++ {
+		ed[2*i], ed[2*i+1] = o.Evt[i][0], o.Evt[i][1]
+	}
+	if o.EvtValid {
+		p.ekeep.Set(rec, 1<<(16*o.EvtKeep)-1)
+	}
 	p.xvalid.SetBool(rec, o.ExcValid)
 	if o.ExcValid {
 		p.xdata.SetBytes(rec, o.ExcData)
@@ -225,6 +240,7 @@ func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Co
 	r.a = &adapter{m: m, p: &r.p, lanes: r.lanes}
 	ignore := []cosim.LockstepOption{
 		cosim.Ignore("m_evt_tdata"),
+		cosim.CompareWhen("m_evt_tkeep", "m_evt_tvalid"),
 		cosim.CompareWhen("m_exc_axis_tdata", "m_exc_axis_tvalid"),
 		cosim.CompareWhen("m_exc_axis_tkeep", "m_exc_axis_tvalid"),
 		cosim.CompareWhen("m_exc_axis_tlast", "m_exc_axis_tvalid"),
@@ -318,12 +334,15 @@ func (r *RTL) step(n int) error {
 		out := r.p.outputs(outs[c*ow:(c+1)*ow], r.lanes)
 		mo := r.a.outs[c]
 		if out.EvtValid {
-			for i := range out.Evt {
-				if (out.Evt[i]^mo.Evt[i])&mo.EvtMask[i] != 0 {
-					return &Mismatch{Vector: r.Vector, Cycle: start + uint64(c), Signal: "m_evt_tdata",
-						Detail: fmt.Sprintf("rtl %016x%016x (%v), model %016x%016x (%v), mask %016x%016x",
-							out.Evt[1], out.Evt[0], cycle.Decode(out.Evt), mo.Evt[1], mo.Evt[0], cycle.Decode(mo.Evt), mo.EvtMask[1], mo.EvtMask[0]),
-						Trace: r.sim.TracePath()}
+			for l := 0; l < mo.EvtKeep; l++ {
+				ev, me, mk := out.Evt[l], mo.Evt[l], mo.EvtMask[l]
+				for i := range ev {
+					if (ev[i]^me[i])&mk[i] != 0 {
+						return &Mismatch{Vector: r.Vector, Cycle: start + uint64(c), Signal: "m_evt_tdata",
+							Detail: fmt.Sprintf("lane %d: rtl %016x%016x (%v), model %016x%016x (%v), mask %016x%016x",
+								l, ev[1], ev[0], cycle.Decode(ev), me[1], me[0], cycle.Decode(me), mk[1], mk[0]),
+							Trace: r.sim.TracePath()}
+					}
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
@@ -147,10 +148,11 @@ func (s stalled) String() string {
 // HoldCycles is how long TestLongBackpressure holds its outputs' ready low.
 const HoldCycles = 100000
 
-// Output backpressure held for a long time. From frame 10 of a vector, 24
-// frames are offered back to back while m_evt_tready, m_exc_axis_tready
-// and m_host_ready (all, or one of them) are held low for 100,000 cycles:
-// s_axis_tready must drop (the frame FIFO or the 14-frame limit), nothing
+// Output backpressure held for a long time. From frame 10 of a vector,
+// MAX_INFLIGHT + 10 frames (24, 34 at 512 bits) are offered back to back
+// while m_evt_tready, m_exc_axis_tready and m_host_ready (all, or one of
+// them) are held low for 100,000 cycles: s_axis_tready must drop (the
+// frame FIFO or the MAX_INFLIGHT limit), nothing
 // comes out of a stalled output, and after the release every frame's
 // events, exception frame and host writes come out, in order, as the
 // model's (the model ran the frames one after the other; no software
@@ -171,7 +173,7 @@ func TestLongBackpressure(t *testing.T) {
 		v := loadVector(t, tt.vector)
 		for _, width := range Widths {
 			t.Run(fmt.Sprintf("%s/%v/w%d", tt.vector, tt.stall, width), func(t *testing.T) {
-				backpressure(t, v, width, tt.stall, 10, 24)
+				backpressure(t, v, width, tt.stall, 10, cycle.InflightLimit(width)+10)
 			})
 		}
 	}

@@ -43,7 +43,7 @@ const (
 	EvVerdict   = 7
 )
 
-// Event is a decoded m_evt beat.
+// Event is a decoded m_evt event (one lane of a beat).
 type Event struct {
 	Kind     int
 	Index    int
@@ -174,7 +174,9 @@ func (r *RTL) run(n int) {
 			}
 		}
 		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
-			r.events = append(r.events, decode(p["m_evt_tdata"].Slice(out)))
+			for _, w := range cosim.EventLanes(p["m_evt_tdata"], p["m_evt_tkeep"], out) {
+				r.events = append(r.events, decode(w))
+			}
 			r.active = true
 		}
 		if p["m_host_valid"].Bit(out) && p["m_host_ready"].Bit(in) {

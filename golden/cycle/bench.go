@@ -141,7 +141,7 @@ func (b *Bench) Ready(c uint64) (evt, exc, host bool) { return b.ready(c) }
 // Observe takes one cycle's handshakes.
 func (b *Bench) Observe(in In, out Out) {
 	if out.EvtValid && in.EvtReady {
-		b.events = append(b.events, Decode(out.Evt))
+		b.events = append(b.events, out.Events()...)
 	}
 	if out.ExcValid && in.ExcReady {
 		for i := 0; i < b.opt.Lanes; i++ {
@@ -477,7 +477,7 @@ func (s *Stats) Add(o Stats) {
 
 // String lists the counts.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d cycles: tready low %d (14 frames) + %d (FIFO full); cfg_ready low %d (verdict) + %d (queue), a write waited %d; "+
+	return fmt.Sprintf("%d cycles: tready low %d (frames in flight) + %d (FIFO full); cfg_ready low %d (verdict) + %d (queue), a write waited %d; "+
 		"E1/E2 overlap %d; %d events, %d exception beats, %d host writes (%d extra cycles); output stalled %d; "+
 		"%d record cycles, %d DDP lookups; %d oversize frames",
 		s.Cycles, s.FullInflight, s.FullFIFO, s.CfgBusyVerdict, s.CfgBusyRQ, s.CfgWaited, s.Overlap, s.Events, s.ExcBeats,

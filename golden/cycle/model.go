@@ -16,7 +16,7 @@
 // RTL by cosim/rxlock at 64 and 128 bits (one is the RTL's behaviour where
 // it departs from the text, marked RTL):
 //   - s_axis_tready in cycle c is computed from the state at the start of
-//     c: fewer than 14 frames whose last beat was accepted before c and
+//     c: fewer than InflightLimit (MAX_INFLIGHT) frames whose last beat was accepted before c and
 //     whose egress had not ended before c, and either the frame FIFO has
 //     room or the frame being received holds FIFO_DEPTH beats (the rest of
 //     it is taken; a beat that finds the FIFO full is discarded and the
@@ -36,7 +36,10 @@
 //     its ready input is high; an untagged DELIVERED updates the receive
 //     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
 //     with its last E2 cycle (the extra write cycle after its last beat
-//     when there is one);
+//     when there is one); at 256 and 512 bits E1 has two event lanes
+//     (EvtLanes; wide.go): beats of one or two events, a record stage of
+//     one record whose lookup and check overlap the beats before it, the
+//     next PLACE frame's first record looked up before its VERDICT beat;
 //   - walker records (one silent E1 cycle each for a frame that is not
 //     PLACE) are counted by Records with the context's marker settings, or
 //     markers off when the frame has no context; a frame that is not
@@ -79,8 +82,13 @@ import (
 // Documented parameters.
 const (
 	// MaxInflight is the number of frames between their last beat and the
-	// end of their egress at which s_axis_tready goes low.
+	// end of their egress at which s_axis_tready goes low (mpa_rx's
+	// MAX_INFLIGHT) up to 256 bits; InflightLimit gives it per width.
 	MaxInflight = 14
+	// MaxInflight512 is MAX_INFLIGHT at 512 bits, where a frame of two
+	// beats is about 32 cycles in flight, 16 frames at one every two
+	// cycles.
+	MaxInflight512 = 24
 	// MaxFrame is mpa_rx's default MAX_FRAME: the longest frame in octets
 	// (Ethernet header to the end of the TCP payload, no FCS) of a
 	// 1500-octet MTU with an 802.1Q tag.
@@ -103,6 +111,15 @@ func DefaultFIFODepth(dataWidth, maxFrame int) int {
 	return d
 }
 
+// InflightLimit returns mpa_rx's MAX_INFLIGHT at a data width: 14, 24 at
+// 512 bits (docs/design.md section 5.1).
+func InflightLimit(dataWidth int) int {
+	if dataWidth >= 512 {
+		return MaxInflight512
+	}
+	return MaxInflight
+}
+
 // LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
 // 20 at 64, 128, 256, 512 bits (nine walker stages, then the crc32c
 // engine's 5 + log2(DATA_WIDTH/8) cycles).
@@ -115,6 +132,31 @@ func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth
 // the class is queued by cycle a + L_PARSE + 2, before the walker's summary
 // in cycle a + 4 + L_WALK (section 5.2).
 func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
+
+// MaxEvtLanes is the largest EVT_LANES (128-bit event lanes on m_evt).
+const MaxEvtLanes = 2
+
+// EvtLanes returns mpa_rx's EVT_LANES at a data width: 1 at 64 and 128
+// bits, 2 at 256 and 512 (docs/design.md sections 4 and 5.3).
+func EvtLanes(dataWidth int) int {
+	if dataWidth >= 256 {
+		return 2
+	}
+	return 1
+}
+
+// Events returns the events of the cycle's m_evt beat, decoded (none when
+// m_evt_tvalid is low).
+func (o Out) Events() []Event {
+	if !o.EvtValid {
+		return nil
+	}
+	evs := make([]Event, 0, o.EvtKeep)
+	for i := 0; i < o.EvtKeep; i++ {
+		evs = append(evs, Decode(o.Evt[i]))
+	}
+	return evs
+}
 
 // Config holds the parameters of the modelled receiver.
 type Config struct {
@@ -154,10 +196,14 @@ type In struct {
 // none are not); the other outputs are defined when their valid is high,
 // HostData on the lanes of HostStrb.
 type Out struct {
-	Ready     bool // s_axis_tready
-	EvtValid  bool
-	Evt       Word
-	EvtMask   Word
+	Ready    bool // s_axis_tready
+	EvtValid bool
+	// EvtKeep is the number of lanes of the m_evt beat that hold an event
+	// (m_evt_tkeep, 16 bits per lane, lanes from lane 0): 1 with one event
+	// lane, 1 or 2 with two (EvtLanes); Evt[i] and EvtMask[i] are lane i.
+	EvtKeep   int
+	Evt       [MaxEvtLanes]Word
+	EvtMask   [MaxEvtLanes]Word
 	ExcValid  bool
 	ExcData   []byte
 	ExcKeep   uint64
@@ -179,6 +225,14 @@ type e1Step struct {
 	evt    Word
 	mask   Word
 	rq     bool // a receive-queue update (DELIVERED of an untagged message)
+}
+
+// beat is one m_evt beat of two event lanes: one or two events.
+type beat struct {
+	n    int
+	evt  [MaxEvtLanes]Word
+	mask [MaxEvtLanes]Word
+	rq   bool // a receive-queue update (DELIVERED of an untagged message)
 }
 
 // e2Step is one E2 step: read a beat (and free it), and send it on
@@ -223,6 +277,14 @@ type Frame struct {
 
 	decided bool
 	base    uint64 // FIFO position of its first beat (Model.stored then)
+	// two event lanes (wideSteps): the VERDICT beat, per record of a PLACE
+	// frame its beat, the records of any other frame (discards)
+	hdr     beat
+	recs    []beat
+	nrec    int
+	place   bool
+	vsDone  bool // its VERDICT beat went out
+	taken   int  // records looked up or discarded
 	e1      []e1Step
 	e2      []e2Step
 	e1Done  bool
@@ -251,9 +313,10 @@ type Stats struct {
 // Model is the cycle model. Use New; drive it with Step once per cycle
 // after reset.
 type Model struct {
-	cfg   Config
-	lanes int
-	lwalk int
+	cfg      Config
+	lanes    int
+	lwalk    int
+	inflimit int // MAX_INFLIGHT
 
 	cycle    uint64
 	engine   *fastpath.Engine
@@ -269,6 +332,8 @@ type Model struct {
 	nframes  int
 
 	posted       map[[2]uint32]uint32 // receive buffers posted per stream and QN
+	wide         bool                 // two event lanes (section 5.3's E1 for 256 and 512 bits)
+	w            wideE1
 	e1, e2       *Frame
 	e1Pos, e2Pos int
 	lastE1       *Frame // the frame that last ended E1
@@ -307,14 +372,16 @@ func New(cfg Config) *Model {
 	pl := ddp.NewPlacer(mem)
 	pl.Version = cfg.DDPVersion
 	return &Model{
-		cfg:    cfg,
-		lanes:  cfg.DataWidth / 8,
-		lwalk:  cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
-		engine: fastpath.New(pl, cfg.Window),
-		placer: pl,
-		mem:    mem,
-		slots:  make([]Entry, cfg.ConnCount),
-		stags:  map[int]STagEntry{},
+		cfg:      cfg,
+		lanes:    cfg.DataWidth / 8,
+		lwalk:    cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
+		wide:     EvtLanes(cfg.DataWidth) == 2,
+		inflimit: InflightLimit(cfg.DataWidth),
+		engine:   fastpath.New(pl, cfg.Window),
+		placer:   pl,
+		mem:      mem,
+		slots:    make([]Entry, cfg.ConnCount),
+		stags:    map[int]STagEntry{},
 	}
 }
 
@@ -350,11 +417,19 @@ func (m *Model) Step(in In) Out {
 			for _, st := range f.e1 {
 				f.RQUpdate = f.RQUpdate || st.rq
 			}
+			if m.wide {
+				m.wideSteps(f)
+			}
 		}
 	}
 
 	// E1.
-	if m.e1 == nil {
+	var e1Adv, rqUpdate bool
+	var we wideStep
+	if m.wide {
+		we = m.wideE1(c, in, &out)
+		rqUpdate = we.rq
+	} else if m.e1 == nil {
 		for _, f := range m.frames {
 			if f.e1Done {
 				continue
@@ -369,11 +444,10 @@ func (m *Model) Step(in In) Out {
 			break
 		}
 	}
-	var e1Adv, rqUpdate bool
 	if f := m.e1; f != nil {
 		st := f.e1[m.e1Pos]
 		if st.event {
-			out.EvtValid, out.Evt, out.EvtMask = true, st.evt, st.mask
+			out.EvtValid, out.EvtKeep, out.Evt[0], out.EvtMask[0] = true, 1, st.evt, st.mask
 			e1Adv = in.EvtReady
 			rqUpdate = st.rq && in.EvtReady
 		} else {
@@ -416,14 +490,14 @@ func (m *Model) Step(in In) Out {
 	}
 
 	// Ingress.
-	out.Ready = m.inflight < MaxInflight && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
 
 	out.CfgReady = !m.writeCtx && !rqUpdate && !m.inV1(c)
 
 	st := &m.Stats
 	st.Cycles++
 	if !out.Ready {
-		if m.inflight >= MaxInflight {
+		if m.inflight >= m.inflimit {
 			st.FullInflight++
 		} else {
 			st.FullFIFO++
@@ -438,7 +512,7 @@ func (m *Model) Step(in In) Out {
 	if in.CfgValid && !out.CfgReady {
 		st.CfgWaited++
 	}
-	if m.e1 != nil && m.e2 != nil {
+	if (m.e1 != nil || (m.wide && m.w.cf != nil)) && m.e2 != nil {
 		st.Overlap++
 	}
 	if out.EvtValid && in.EvtReady {
@@ -465,6 +539,12 @@ func (m *Model) Step(in In) Out {
 			st.RecordCycles++
 		}
 	}
+	if we.lookup {
+		st.DDPLookups++
+	}
+	if we.discard {
+		st.RecordCycles++
+	}
 
 	// Clock edge.
 	if in.Valid && out.Ready {
@@ -472,6 +552,9 @@ func (m *Model) Step(in In) Out {
 	}
 	if in.CfgValid && out.CfgReady {
 		m.config(in)
+	}
+	if m.wide {
+		m.wideEdge(c, we)
 	}
 	if f := m.e1; f != nil && e1Adv {
 		m.e1Pos++

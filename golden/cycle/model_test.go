@@ -1,12 +1,14 @@
 package cycle
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -92,11 +94,12 @@ func TestLoneFrameTiming(t *testing.T) {
 			assert.True(t, o.Ready, "w%d cycle %d: tready", width, c)
 			if o.EvtValid {
 				evts = append(evts, uint64(c))
-				e := Decode(o.Evt)
+				require.Equal(t, 1, o.EvtKeep)
+				e := Decode(o.Evt[0])
 				assert.Equal(t, EvVerdict, e.Kind)
 				assert.Equal(t, VException, e.Verdict)
 				assert.Equal(t, 1, e.Reason)
-				assert.Equal(t, HeaderMask, o.EvtMask)
+				assert.Equal(t, HeaderMask, o.EvtMask[0])
 			}
 			if o.ExcValid {
 				excs = append(excs, uint64(c))
@@ -179,7 +182,7 @@ func TestFIFODepth(t *testing.T) {
 	var exc int
 	for c, o := range l.outs {
 		if o.EvtValid && l.ins[c].EvtReady {
-			evs = append(evs, Decode(o.Evt))
+			evs = append(evs, o.Events()...)
 		}
 		if o.ExcValid {
 			exc++
@@ -396,4 +399,90 @@ func TestVerdictTime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// E1 with two event lanes (256 and 512 bits, docs/design.md section 5.3):
+// on the aligned vector with m_evt always ready, a PLACE frame of one FPDU
+// takes three cycles in E1 (VERDICT beat with its record's lookup, check
+// cycle, the record's beat) when E1 waited for it, two when its record was
+// looked up with the beat before (frames queued for E1: cosim/rxtop's
+// throughput runs); with one lane, its events, lookup and check cycles one
+// after the other. Every beat holds one or two events in their order.
+func TestE1Lanes(t *testing.T) {
+	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
+	require.NoError(t, err)
+	for _, width := range []int{64, 128, 256, 512} {
+		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
+			opt := Options{Slots: 1024, STagCount: 256, RQDepth: 8, Lanes: width / 8, Seed: 1}
+			bn := NewBench(opt, NewReady(NoStall, 1))
+			m := New(Config{DataWidth: width, MaxFrame: JumboFrame, ConnCount: 1024, RQDepth: 8, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
+			spans := map[uint64]int{}
+			m.Done = func(f *Frame) {
+				if f.Result.Verdict == fastpath.Place && f.Records == 1 {
+					spans[f.E1End-f.E1Start+1]++
+				}
+			}
+			_, err := bn.Run(v, &modelDUTLanes{ModelDUT: ModelDUT{M: m, Bench: bn}, t: t, lanes: EvtLanes(width)})
+			require.NoError(t, err)
+			t.Logf("E1 cycles of one-FPDU PLACE frames: %v", spans)
+			require.NotEmpty(t, spans)
+			for n := range spans {
+				if EvtLanes(width) == 1 {
+					assert.Contains(t, []uint64{5, 6}, n, "VERDICT, ADVANCED, lookup, check, PLACED (, DELIVERED)")
+				} else {
+					assert.Contains(t, []uint64{2, 3}, n)
+				}
+			}
+		})
+	}
+}
+
+// modelDUTLanes checks every m_evt beat's lanes as it runs.
+type modelDUTLanes struct {
+	ModelDUT
+	t     *testing.T
+	lanes int
+}
+
+func (d *modelDUTLanes) Run(n int) error {
+	obs := d.Bench
+	d.Bench = nil
+	defer func() { d.Bench = obs }()
+	for i := 0; i < n; i++ {
+		var in In
+		in.EvtReady, in.ExcReady, in.HostReady = obs.Ready(d.M.Cycle())
+		present := len(d.queue) > 0 && d.gap == 0
+		if present {
+			bt := d.queue[0]
+			in.Valid, in.Data, in.Keep, in.Last, in.User = true, bt.Data, bt.Keep, bt.Last, bt.User
+		} else if d.gap > 0 {
+			d.gap--
+		}
+		out := d.M.Step(in)
+		if out.EvtValid {
+			require.GreaterOrEqual(d.t, out.EvtKeep, 1)
+			require.LessOrEqual(d.t, out.EvtKeep, d.lanes)
+			evs := out.Events()
+			if evs[0].Kind == EvVerdict && len(evs) == 2 {
+				assert.Contains(d.t, []int{EvDrop, EvAdvanced, EvConsumed}, evs[1].Kind)
+			}
+			if k := evs[0].Kind; k == EvPlaced || k == EvDDPError {
+				if len(evs) == 2 {
+					assert.Equal(d.t, EvDelivered, evs[1].Kind)
+				}
+			}
+		}
+		obs.Observe(in, out)
+		if present && out.Ready {
+			d.queue = d.queue[1:]
+			d.beats++
+			if len(d.queue) > 0 {
+				d.gap = d.queue[0].Gap
+			}
+		}
+		if d.M.Err != nil {
+			return d.M.Err
+		}
+	}
+	return nil
 }

@@ -31,12 +31,13 @@ module mpa_rx_shell #(
 );
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1;   // mpa_rx's default
 // s_axis data, keep, valid, last, user; m_exc, m_evt and m_host ready; cfg
 // valid, op, index, data
 localparam IN_BITS = DATA_WIDTH + KEEP_WIDTH + 3 + 3 + 1 + 3 + 16 + 384;
-// s_axis ready; m_exc data, keep, valid, last, user; m_evt data, valid;
-// m_host addr, data, strb, valid; cfg ready
-localparam OUT_BITS = 1 + DATA_WIDTH + KEEP_WIDTH + 2 + 4 + 128 + 1 + 64 + DATA_WIDTH + KEEP_WIDTH + 1 + 1;
+// s_axis ready; m_exc data, keep, valid, last, user; m_evt data, keep,
+// valid; m_host addr, data, strb, valid; cfg ready
+localparam OUT_BITS = 1 + DATA_WIDTH + KEEP_WIDTH + 2 + 4 + EVT_LANES * 144 + 1 + 64 + DATA_WIDTH + KEEP_WIDTH + 1 + 1;
 localparam N1 = (OUT_BITS + 3) / 4;     // first fold stage
 localparam N2 = (N1 + 3) / 4;           // second fold stage
 
@@ -65,7 +66,8 @@ wire [DATA_WIDTH-1:0] exc_tdata;
 wire [KEEP_WIDTH-1:0] exc_tkeep;
 wire exc_tvalid, exc_tlast;
 wire [3:0] exc_tuser;
-wire [127:0] evt_tdata;
+wire [EVT_LANES*128-1:0] evt_tdata;
+wire [EVT_LANES*16-1:0] evt_tkeep;
 wire evt_tvalid;
 wire [63:0] host_addr;
 wire [DATA_WIDTH-1:0] host_data;
@@ -91,6 +93,7 @@ mpa_rx #(
     .m_exc_axis_tlast(exc_tlast),
     .m_exc_axis_tuser(exc_tuser),
     .m_evt_tdata(evt_tdata),
+    .m_evt_tkeep(evt_tkeep),
     .m_evt_tvalid(evt_tvalid),
     .m_evt_tready(evt_tready),
     .m_host_addr(host_addr),
@@ -106,7 +109,7 @@ mpa_rx #(
 );
 
 wire [4*N1-1:0] outs = {{(4*N1 - OUT_BITS){1'b0}}, s_tready, exc_tdata, exc_tkeep, exc_tvalid, exc_tlast,
-                        exc_tuser, evt_tdata, evt_tvalid, host_addr, host_data, host_strb, host_valid,
+                        exc_tuser, evt_tdata, evt_tkeep, evt_tvalid, host_addr, host_data, host_strb, host_valid,
                         cfg_ready};
 reg [4*N2-1:0] fold1 = 0;
 reg [N2-1:0] fold2 = 0;
