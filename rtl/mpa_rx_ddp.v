@@ -198,6 +198,7 @@ wire [31:0] bf_len = bf_q[31:0];
 wire [31:0] msn_d = r_msn - cur_q;
 wire [64:0] end_q = {e_lo[32] ? e_hi1 : {1'b0, e_hi}, e_lo[31:0]};
 reg         c_stag, c_assoc, c_wrap, c_msn, c_nobuf, c_mo, c_long;
+reg         c_pre;                          // a check that fails before the lookups' (short, version, QN)
 reg         cb_hi_gt, cb_hi_eq, cb_lo_gt;   // TO + n against the length, in halves
 reg  [32:0] dest_lo;                        // the address in halves (carry select)
 reg  [31:0] dest_h0, dest_h1;
@@ -213,6 +214,7 @@ always @(posedge clk) begin
         cb_hi_eq <= end_q[64:32] == {1'b0, st_len[63:32]};
         cb_lo_gt <= end_q[31:0] > st_len[31:0];
         c_msn <= msn_d[31];
+        c_pre <= short_q || dv_bad_q || (!r_t && qn_bad_q);
         c_nobuf <= !bf_valid || bf_msn != r_msn || bf_stream != f_stream;
         c_mo <= r_mo > bf_len;
         c_long <= end_q[32:0] > {1'b0, bf_len};
@@ -254,7 +256,8 @@ always @* begin
             kind = K_TOO_LONG;
     end
 end
-wire placed = kind == 4'd0;
+// (kind == 0, written flat: the FPDU event's handshake depends on it)
+wire placed = !c_pre && (r_t ? !(c_stag || c_assoc || c_wrap || c_bounds) : !(c_msn || c_nobuf || c_mo || c_long));
 wire deliver = f_inorder && placed && r_l;
 wire need_desc = placed && nz_q;
 
@@ -406,6 +409,7 @@ always @(posedge clk) begin
         assert (ph <= P_DELIV) else $error("mpa_rx_ddp: phase %0d", ph);
         assert (!(cfg_valid && busy)) else $error("mpa_rx_ddp: configuration write while a receive queue is updated");
         assert (!desc_valid || desc_ready) else $error("mpa_rx_ddp: descriptor FIFO full");
+        assert (!(f_valid && ph == P_FPDU) || placed == (kind == 4'd0)) else $error("mpa_rx_ddp: placed %0d, kind %0d", placed, kind);
     end
 end
 `endif
