@@ -25,9 +25,15 @@
  * token FIFO's head (three after E1 ended it); frame_done marks the end of
  * its egress. Descriptors pass two register stages that do the lane
  * arithmetic of an FPDU's first payload beat, and the marker holes of the
- * beats after it are computed a beat ahead, so that the cycle's work is
- * compares of registers against the payload left. Outputs are
- * combinational from the frame FIFO's head and these registers.
+ * beats after it are computed a beat ahead. The beat at hand is described
+ * by registers made a cycle ahead: where its run ends in the host word and
+ * the next (e = dsl + min(rem, total), the lanes strobed are [dsl, e) and
+ * [K, e)), where its part before the hole ends (en), whether the payload
+ * ends in it (the sign of rem - total - 1), whether it is the FPDU's first
+ * payload beat (at_os) and the host word after the current one (dw1), so
+ * that a strobe is a compare of a lane number with a register and the
+ * handshakes a few gates (LUT levels and HX8K fmax: docs/synth.md). Outputs
+ * are combinational from the frame FIFO's head and these registers.
  */
 module mpa_rx_place #(
     parameter DATA_WIDTH = 64,
@@ -72,21 +78,38 @@ localparam [LK:0] K = KI[LK:0];
 // marker phase) mod 512) in a frame with markers (mk): the marker's lanes
 // [hs, he) in the beat (a marker is 4 octets, markers are 512 octets apart
 // and a beat is at most 64, so at most one, possibly cut by the beat's
-// edge); hs = he = K without one.
-function [2*LK+1:0] hole;
+// edge); hs = he = K without one. Returned as {hs, hw, K - hw}, hw =
+// he - hs its width, each straight from d (no subtract of hs from he).
+function [2*LK+4:0] hole;
     input [8:0] d;
     input       mk;
-    reg         head, in;
+    reg         head, in, full;
     reg  [LK-1:0] lo;
-    reg  [LK:0] m_at, hs, he;
+    reg  [LK:0] hs, tot;
+    reg  [2:0]  hw;
     begin
         lo = d[LK-1:0];
-        head = mk && d < 9'd4;                     // a marker from the beat before runs into lane 0
-        in = mk && &d[8:LK] && lo != 0;            // one starts in the beat (512 - d < K) at m_at
-        m_at = K - {1'b0, lo};
-        hs = head ? {(LK+1){1'b0}} : in ? m_at : K;
-        he = head ? {{(LK-2){1'b0}}, 3'd4 - {1'b0, d[1:0]}} : in && lo >= 4 ? K - {1'b0, lo} + 4 : K;
-        hole = {hs, he};
+        head = mk && d[8:2] == 7'd0;               // a marker from the beat before runs into lane 0
+        in = mk && &d[8:LK] && lo != 0;            // one starts in the beat (512 - d < K) at K - lo
+        full = lo[LK-1:2] != 0;                    // and fits in it (lo >= 4)
+        hs = head ? {(LK+1){1'b0}} : in ? K - {1'b0, lo} : K;
+        hw = head ? 3'd4 - {1'b0, d[1:0]} : in ? (full ? 3'd4 : {1'b0, lo[1:0]}) : 3'd0;
+        tot = head ? K - 4 + {{(LK-1){1'b0}}, d[1:0]} : in ? (full ? K - 4 : K - {1'b0, lo}) : K;
+        hole = {hs, hw, tot};
+    end
+endfunction
+
+// x + 1 for a host word address, in 16-bit pieces each incremented when
+// the bits below it are all ones (short carry chains: HX8K fmax); the
+// descriptor's first word + 1 is made so in P, and dw1's own increments
+// in A use the all-ones tests of its two low pieces kept as registers
+function [63-LK:0] inc_w;
+    input [63-LK:0] x;
+    begin
+        inc_w[15:0] = x[15:0] + 16'd1;
+        inc_w[31:16] = x[31:16] + {15'd0, &x[15:0]};
+        inc_w[47:32] = x[47:32] + {15'd0, &x[31:0]};
+        inc_w[63-LK:48] = x[63-LK:48] + {{(15-LK){1'b0}}, &x[47:0]};
     end
 endfunction
 
@@ -112,6 +135,7 @@ wire        exc = t0_v && t_verdict == V_EXC;
 // beats of the frame left to read and descriptors left to use, with their
 // tests registered
 reg  [15:0] cnt;            // beats of the frame read
+reg  [15:0] cnt1;           // cnt + 1
 reg  [15:0] bleft;          // t_beats - cnt
 reg         b_any, b_last;  // bleft != 0, bleft == 1
 reg  [15:0] dleft;          // descriptors of the frame not finished
@@ -130,34 +154,48 @@ wire        q_mk = desc_data[105];
 
 reg          p_v;
 reg  [63:0]  p_d;
-reg  [15:0]  p_n;
+reg  [63-LK:0] p_dw1;       // p_d / K + 1
 reg  [15:0]  p_osb;         // beat of the first payload octet
 reg  [LK:0]  p_l0;          // and its lane
 reg  [LK:0]  p_hs;          // the hole in that beat: its first lane
 reg  [2:0]   p_hw;          // and width
 reg          p_le;          // the payload run starts before the hole
-reg  [LK:0]  p_kl0;         // K - l0
+reg  [LK:0]  p_e;           // (d + K - l0) mod 2K: the first beat's end before the hole's width
+reg  [LK:0]  p_vl;          // (d + n) mod 2K
+reg  [LK:0]  p_dml;         // (d - l0) mod 2K
+reg  [17:0]  p_dk;          // n - (K - l0) - 1
 reg  [8:0]   p_ph1, p_ph2;  // marker phases of the two beats after it
 reg  [LK-1:0] p_r1;         // the rotation before the hole in that beat
 reg          p_mk;
 wire [8:0]   q_ob = {q_os[8:LK], {LK{1'b0}}};
 wire [8:0]   q_ph0 = q_ob - q_mph;
-wire [2*LK+1:0] q_hole = hole(q_ph0, q_mk);
-wire [LK:0]  q_hs = q_hole[2*LK+1:LK+1];
-wire [LK:0]  q_he = q_hole[LK:0];
+wire [2*LK+4:0] q_hole = hole(q_ph0, q_mk);
+wire [LK:0]  q_hs = q_hole[2*LK+4:LK+4];
+wire [2:0]   q_hw = q_hole[LK+3:LK+1];
+// l0 <= hs without hs: with a marker running into the beat, l0 == 0; with
+// one starting in it at K - lo, lo = -mph mod K (the beat's offset is a
+// multiple of K), l0 + lo <= K is l0 <= mph mod K
+wire         q_head = q_mk && q_ph0[8:2] == 7'd0;
+wire         q_in = q_mk && &q_ph0[8:LK] && q_ph0[LK-1:0] != 0;
+wire         q_le = q_head ? q_os[LK-1:0] == 0 : !q_in || q_os[LK-1:0] <= q_mph[LK-1:0];
 wire [LK:0]  q_l0 = {1'b0, q_os[LK-1:0]};
 
 reg          a_v;
 reg  [15:0]  a_osb;
 reg          started;       // the first beat of its payload is done
-reg  [15:0]  rem;           // its payload octets still to write
-reg  [63:0]  dn;            // and the address of the next one
-reg  [LK:0]  kmd;           // K - dn mod K: octets to the next word boundary
-reg  [LK-1:0] ndsl;         // -dn mod K
+reg  [63:0]  dn;            // the address of its next payload octet
+reg  [63-LK:0] dw1;         // dn / K + 1: the host word after dn's
+reg          dw1_f0, dw1_f1;  // &dw1[15:0], &dw1[31:16]
+// With rem its payload octets still to write, total the payload lanes of
+// the beat at hand and nb those before the hole (dsl = dn mod K, the lane
+// of the host word the beat's first payload octet goes to):
+reg  [17:0]  dk;            // rem - total - 1: the payload ends in the beat iff < 0
+reg  [LK:0]  ve;            // (dsl + rem) mod 2K
+reg  [LK:0]  e;             // dsl + min(rem, total): the end of the beat's run in the word and the next
+reg  [LK:0]  en;            // dsl + nb: the end of its part before the hole
 reg  [LK-1:0] rot1, rot2;   // the byte rotations of the beat before and after the hole
-reg  [LK:0]  f_nb, f_total;   // first beat: payload lanes before the hole, payload lanes
-reg  [LK:0]  g_nb, g_total;   // the current beat once started (payload from lane 0)
-reg  [LK:0]  n_nb, n_hl, n_total;         // and the beat after it
+reg  [LK:0]  n_nb, n_total;  // the beat after it: lanes before its hole, payload lanes
+reg  [2:0]   n_hl;          // and the hole's width
 reg  [8:0]   ph_nn;         // marker phase of the beat after that
 reg          a_mk;
 
@@ -165,14 +203,13 @@ reg          a_mk;
 // marker's (mpa_rx_ddp moves o_s past a marker that starts there), so the
 // run starts before the hole (l0 <= hs) or after it (l0 >= he).
 wire [2:0]  p_hl = p_le ? p_hw : 3'd0;
-wire [LK:0] p_nb = p_le ? p_hs - p_l0 : {(LK+1){1'b0}};
-wire [LK:0] p_total = p_kl0 - {{(LK-2){1'b0}}, p_hl};
+wire [17:0] p_dkh = p_dk + {15'd0, p_hl};
+wire [LK:0] p_et = p_e - {{(LK-2){1'b0}}, p_hl};      // d mod K + total
+wire [LK:0] p_en = p_le ? p_dml + p_hs : {1'b0, p_d[LK-1:0]};
 wire [LK-1:0] p_rot2 = p_r1 + {{(LK-3){1'b0}}, p_hl};
-wire [2*LK+1:0] p_hole1 = hole(p_ph1, p_mk);
-wire [LK:0] p1_hl = p_hole1[LK:0] - p_hole1[2*LK+1:LK+1];
+wire [2*LK+4:0] p_hole1 = hole(p_ph1, p_mk);
 // the beat after the next, for the started run
-wire [2*LK+1:0] g_hole = hole(ph_nn, a_mk);
-wire [LK:0] gh_hl = g_hole[LK:0] - g_hole[2*LK+1:LK+1];
+wire [2*LK+4:0] g_hole = hole(ph_nn, a_mk);
 
 // ------------------------------------------------------------------ the beat
 reg         fl;        // the pending word is the FPDU's last write
@@ -181,16 +218,19 @@ reg  [63:0] pa;
 reg  [DATA_WIDTH-1:0] pd;
 reg  [KEEP_WIDTH-1:0] ps;
 
-wire at_os = cnt == a_osb;
+reg  at_os;                 // cnt == a_osb (registered: the compares are made on the next values' candidates)
 wire has_desc = a_v && d_any;
 wire in_beat = is_place && !fl && has_desc && (started || at_os);
-wire [LK:0] nb = started ? g_nb : f_nb;
-wire [LK:0] total = started ? g_total : f_total;
-wire        rem_hi = rem[15:LK+1] != 0;
-wire        done_f = !rem_hi && total >= rem[LK:0];            // the payload ends in the beat
-wire        complete = (rem_hi || rem[LK:0] >= kmd) && total >= kmd;   // it reaches the word's end
-wire        straddle = (rem_hi || rem[LK:0] > kmd) && total > kmd;     // and goes past it
+wire        done_f = dk[17];                              // the payload ends in the beat
+wire        complete = e[LK];                             // it reaches the word's end
+wire        straddle = e[LK] && e[LK-1:0] != 0;           // and goes past it
 wire [LK-1:0] dsl = dn[LK-1:0];
+// the next beat of the run (a step: the payload goes on past this beat)
+wire [17:0] s_dk = dk - {{(17-LK){1'b0}}, n_total};
+wire [LK:0] s_ve = {ve[LK] ^ e[LK], ve[LK-1:0]};
+wire [LK:0] s_e = s_dk[17] ? s_ve : {1'b0, e[LK-1:0]} + n_total;
+wire [LK:0] s_en = {1'b0, e[LK-1:0]} + n_nb;
+wire [LK-1:0] s_rot1 = -e[LK-1:0];
 wire [2*DATA_WIDTH-1:0] dd = {ff_data, ff_data};
 wire [2*DATA_WIDTH-1:0] sh1 = dd >> {rot1, 3'b000};
 wire [2*DATA_WIDTH-1:0] sh2 = dd >> {rot2, 3'b000};
@@ -198,16 +238,17 @@ wire [DATA_WIDTH-1:0] r1 = sh1[DATA_WIDTH-1:0];
 wire [DATA_WIDTH-1:0] r2 = sh2[DATA_WIDTH-1:0];
 reg  [DATA_WIDTH-1:0] r;
 reg  [KEEP_WIDTH-1:0] s0, s1;
-reg  [LK-1:0]         jh;
-reg                   tk;
+reg                   hi;
 integer h;
+// slot h of the word takes payload index (h - dsl) mod K: the run's lanes
+// are [dsl, e) of this word and [K, e) of the next, those before the hole
+// [dsl, en)
 always @* begin
     for (h = 0; h < KEEP_WIDTH; h = h + 1) begin
-        jh = h[LK-1:0] - dsl;                      // the payload index slot h takes
-        r[8*h +: 8] = {1'b0, jh} < nb ? r1[8*h +: 8] : r2[8*h +: 8];
-        tk = {1'b0, jh} < total && (rem_hi || {1'b0, jh} < rem[LK:0]);
-        s0[h] = tk && h[LK-1:0] >= dsl;
-        s1[h] = tk && h[LK-1:0] < dsl;
+        hi = h[LK-1:0] >= dsl;
+        r[8*h +: 8] = (hi ? {1'b0, h[LK-1:0]} < en : {1'b1, h[LK-1:0]} < en) ? r1[8*h +: 8] : r2[8*h +: 8];
+        s0[h] = hi && {1'b0, h[LK-1:0]} < e;
+        s1[h] = {1'b1, h[LK-1:0]} < e;
     end
 end
 
@@ -249,6 +290,10 @@ assign frame_end = t0_v && ((!b_any && !fl) || (other_ok && b_last) || (read_bea
 assign frame_done = frame_end;
 
 wire a_load = p_v && (!a_v || a_done);
+wire cnt_clr = frame_end || !t0_v;
+wire os_clr = a_load ? p_osb == 16'd0 : a_osb == 16'd0;
+wire os_inc = a_load ? cnt1 == p_osb : cnt1 == a_osb;
+wire os_hold = a_load ? cnt == p_osb : at_os;
 wire p_load = desc_valid && (!p_v || a_load);
 assign desc_ready = p_load;
 
@@ -271,7 +316,8 @@ always @(posedge clk) begin
 
     // beats and descriptors of the frame
     if (ff_ready) begin
-        cnt <= cnt + 16'd1;
+        cnt <= cnt1;
+        cnt1 <= cnt1 + 16'd1;
         bleft <= bleft - 16'd1;
         b_any <= !b_last;
         b_last <= bleft == 16'd2;
@@ -281,8 +327,9 @@ always @(posedge clk) begin
         d_any <= d_more;
         d_more <= dleft > 16'd2;
     end
-    if (frame_end || !t0_v) begin
+    if (cnt_clr) begin
         cnt <= 16'd0;
+        cnt1 <= 16'd1;
         bleft <= n_beats;
         b_any <= t_load && n_beats != 16'd0;
         b_last <= n_beats == 16'd1;
@@ -291,17 +338,22 @@ always @(posedge clk) begin
         d_more <= n_ndesc > 16'd1;
     end
 
+    at_os <= cnt_clr ? os_clr : ff_ready ? os_inc : os_hold;
+
     // descriptors: P, then A
     if (p_load) begin
         p_d <= q_d;
-        p_n <= q_n;
+        p_dw1 <= inc_w(q_d[63:LK]);
         p_osb <= q_os >> LK;
         p_l0 <= {1'b0, q_os[LK-1:0]};
         p_r1 <= q_os[LK-1:0] - q_d[LK-1:0];
         p_hs <= q_hs;
-        p_hw <= q_he[2:0] - q_hs[2:0];
-        p_le <= q_l0 <= q_hs;
-        p_kl0 <= K - q_l0;
+        p_hw <= q_hw;
+        p_le <= q_le;
+        p_e <= {1'b0, q_d[LK-1:0]} + K - q_l0;
+        p_vl <= {1'b0, q_d[LK-1:0]} + q_n[LK:0];
+        p_dml <= {1'b0, q_d[LK-1:0]} - q_l0;
+        p_dk <= {2'b00, q_n} + {{(17-LK){1'b0}}, q_l0} - {{(17-LK){1'b0}}, K} - 18'd1;
         p_ph1 <= q_ph0 + KI[8:0];
         p_ph2 <= q_ph0 + 2 * KI[8:0];
         p_mk <= q_mk;
@@ -313,26 +365,32 @@ always @(posedge clk) begin
 
     // the beat
     if (adv) begin
-        g_nb <= n_nb;
-        g_total <= n_total;
-        n_nb <= g_hole[2*LK+1:LK+1];
-        n_hl <= gh_hl;
-        n_total <= K - gh_hl;
+        n_nb <= g_hole[2*LK+4:LK+4];
+        n_hl <= g_hole[LK+3:LK+1];
+        n_total <= g_hole[LK:0];
         ph_nn <= ph_nn + KI[8:0];
     end
     if (pass_ok && in_beat) begin
         if (!done_f) begin
             started <= 1'b1;
-            rem <= rem - {{(15-LK){1'b0}}, total};
-            dn <= dn + {{(63-LK){1'b0}}, total};
-            kmd <= K - {1'b0, dsl + total[LK-1:0]};
-            ndsl <= ndsl - total[LK-1:0];
-            rot1 <= ndsl - total[LK-1:0];
-            rot2 <= ndsl - total[LK-1:0] + n_hl[LK-1:0];
+            dk <= s_dk;
+            ve <= s_ve;
+            e <= s_e;
+            en <= s_en;
+            dn <= {e[LK] ? dw1 : dn[63:LK], e[LK-1:0]};
+            if (e[LK]) begin
+                dw1[15:0] <= dw1[15:0] + 16'd1;
+                dw1[31:16] <= dw1[31:16] + {15'd0, dw1_f0};
+                dw1[63-LK:32] <= dw1[63-LK:32] + {{(31-LK){1'b0}}, dw1_f0 && dw1_f1};
+                dw1_f0 <= dw1[15:0] == 16'hfffe;
+                dw1_f1 <= dw1_f0 ? dw1[31:16] == 16'hfffe : dw1_f1;
+            end
+            rot1 <= s_rot1;
+            rot2 <= s_rot1 + {{(LK-3){1'b0}}, n_hl};
         end
         if (straddle) begin
             pv <= 1'b1;
-            pa <= w0 + {{(63-LK){1'b0}}, 1'b1, {LK{1'b0}}};
+            pa <= {dw1, {LK{1'b0}}};
             pd <= r;
             ps <= s1;
         end else if (wr) begin
@@ -353,17 +411,19 @@ always @(posedge clk) begin
         a_osb <= p_osb;
         a_mk <= p_mk;
         started <= 1'b0;
-        rem <= p_n;
         dn <= p_d;
-        kmd <= K - {1'b0, p_d[LK-1:0]};
-        ndsl <= -p_d[LK-1:0];
+        dw1 <= p_dw1;
+        dw1_f0 <= &p_dw1[15:0];
+        dw1_f1 <= &p_dw1[31:16];
+        dk <= p_dkh;
+        ve <= p_vl;
+        e <= p_dkh[17] ? p_vl : p_et;
+        en <= p_en;
         rot1 <= p_r1;
         rot2 <= p_rot2;
-        f_nb <= p_nb;
-        f_total <= p_total;
-        n_nb <= p_hole1[2*LK+1:LK+1];
-        n_hl <= p1_hl;
-        n_total <= K - p1_hl;
+        n_nb <= p_hole1[2*LK+4:LK+4];
+        n_hl <= p_hole1[LK+3:LK+1];
+        n_total <= p_hole1[LK:0];
         ph_nn <= p_ph2;
     end
     if (a_load)
@@ -377,6 +437,8 @@ always @(posedge clk) begin
         t0 <= 38'd0;
         t1 <= 38'd0;
         cnt <= 16'd0;
+        cnt1 <= 16'd1;
+        at_os <= 1'b0;
         bleft <= 16'd0;
         b_any <= 1'b0;
         b_last <= 1'b0;
@@ -388,7 +450,7 @@ always @(posedge clk) begin
         started <= 1'b0;
         fl <= 1'b0;
         pv <= 1'b0;
-        rem <= 16'd0;
+        dk <= 18'd0;
         dn <= 64'd0;
         pa <= 64'd0;
         pd <= {DATA_WIDTH{1'b0}};
@@ -396,7 +458,7 @@ always @(posedge clk) begin
     end
 end
 
-wire unused = &{1'b0, pa[LK-1:0], n_hl[LK], sh1[2*DATA_WIDTH-1:DATA_WIDTH], sh2[2*DATA_WIDTH-1:DATA_WIDTH], t_ndesc, n_beats, n_ndesc};
+wire unused = &{1'b0, pa[LK-1:0], q_hole[LK:0], sh1[2*DATA_WIDTH-1:DATA_WIDTH], sh2[2*DATA_WIDTH-1:DATA_WIDTH], t_ndesc, n_beats, n_ndesc};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): a host write only in
@@ -407,7 +469,7 @@ wire unused = &{1'b0, pa[LK-1:0], n_hl[LK], sh1[2*DATA_WIDTH-1:DATA_WIDTH], sh2[
 reg [LK:0] a_phe;              // the hole's end in P's first beat
 always @(posedge clk)
     if (p_load)
-        a_phe <= q_he;
+        a_phe <= q_hs + {{(LK-2){1'b0}}, q_hw};
 reg [63:0] a_pd, a_ad, a_d;   // range of the descriptor in P, in A, and the last finished (for fl)
 reg [15:0] a_pn, a_an, a_n;
 always @(posedge clk) begin
@@ -451,11 +513,16 @@ always @(posedge clk) begin
         assert (started || fl || !pv) else $error("mpa_rx_place: a word of the previous FPDU is pending at a new FPDU");
         assert (!desc_ready || desc_valid) else $error("mpa_rx_place: descriptor FIFO read when empty");
         assert (!ff_ready || ff_valid) else $error("mpa_rx_place: frame FIFO read when empty");
+        assert (!a_v || at_os == (cnt == a_osb)) else $error("mpa_rx_place: at_os %0d at beat %0d of %0d", at_os, cnt, a_osb);
+        assert (cnt1 == cnt + 16'd1) else $error("mpa_rx_place: cnt1");
+        assert (!a_v || (dw1 == dn[63:LK] + 1'b1 && dw1_f0 == &dw1[15:0] && dw1_f1 == &dw1[31:16]))
+            else $error("mpa_rx_place: dw1 %h at %h", dw1, dn);
         assert (!t0_v || cnt <= t_beats) else $error("mpa_rx_place: %0d beats read of a %0d-beat frame", cnt, t_beats);
         assert (!t0_v || bleft == t_beats - cnt) else $error("mpa_rx_place: beats left %0d", bleft);
         assert (!(frame_end && is_place) || dleft == (a_done ? 16'd1 : 16'd0))
             else $error("mpa_rx_place: PLACE frame done with %0d of %0d descriptors left", dleft, t_ndesc);
-        assert (!(in_beat && !started) || f_total != 0) else $error("mpa_rx_place: first payload beat without payload");
+        assert (!(in_beat && !started) || e != {1'b0, dsl}) else $error("mpa_rx_place: first payload beat without payload");
+        assert (!p_v || p_le == (p_l0 <= p_hs)) else $error("mpa_rx_place: p_le");
         assert (!p_v || p_le || p_l0 >= a_phe) else $error("mpa_rx_place: first payload octet in a marker (lane %0d)", p_l0);
         assert (!(has_desc && is_place && !started) || cnt <= a_osb)
             else $error("mpa_rx_place: beat %0d past the first payload beat %0d", cnt, a_osb);
