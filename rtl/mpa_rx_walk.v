@@ -37,9 +37,10 @@
  * [127:96] (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
  * MSN, MO); a word that is not payload reads as 0. rec_first / rec_last mark
  * the frame's first and last record. Every record of a frame is written into
- * the FIFO at the latest 8 cycles after the cycle of the frame's w_last beat
- * and reaches rec_* 2 cycles after its write (when nothing is ahead of it),
- * so it is in the FIFO by the time sum_valid pulses for the frame.
+ * the FIFO at the latest 8 + DSPLIT cycles after the cycle of the frame's
+ * w_last beat (DSPLIT below) and reaches rec_* 2 cycles after its write
+ * (when nothing is ahead of it), so it is in the FIFO by the time sum_valid
+ * pulses for the frame.
  * FIFO bound: NREC = max(NCRC, KMAX + 1) banks (2, 2, 3, 5 at 64, 128, 256,
  * 512 bit; a beat can complete KMAX = ceil(WPB/5) records besides the one
  * held back until its frame's next record shows it is not the last) of
@@ -92,14 +93,17 @@
  * frame's last beat (or the small FPDU that stops the walk) is closed there
  * and its result ignored.
  *
- * Latency: L_WALK = 9 + (5 + log2(DATA_WIDTH/8)) cycles (the second term is
- * the crc32c latency, mirrored in LCRC): 17 at 64 bit, 18 at 128, 19 at 256,
- * 20 at 512. Pipeline:
+ * Latency: L_WALK = 9 + DSPLIT + (5 + log2(DATA_WIDTH/8)) cycles (the last
+ * term is the crc32c latency, mirrored in LCRC; DSPLIT = 1 at 512 bits,
+ * where stage D takes two cycles): 17 at 64 bit, 18 at 128, 19 at 256, 21
+ * at 512. Pipeline:
  *   A  input register; payload start; marker grid phase of the beat
  *   B  per word: FPDU content length from a would-be ULPDU_Length there
  *   P  per word: the markers inside it
  *   C  per word: FPDU end and next ULPDU_Length position, markers included
- *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX)
+ *   D  per entry word: the chain of FPDUs the beat holds (up to KMAX); at
+ *      512 bits two stages, D1 (up to two FPDUs from every word) and D2
+ *      (each entry's two halves joined)
  *   E  the walk (the loop over beats): select the entry's chain
  *   X  per FPDU and record of the beat, in parallel: what its slot needs
  *      (message bounds, marker distances, header word positions and the
@@ -107,8 +111,9 @@
  *   F  FPDU slots (one per engine): engine inputs, marker checks; record
  *      slots (KMAX + 1): header capture, which records leave
  *   G  the leaving records to the FIFO banks (per bank in parallel, from
- *      the store pointer; overflow), frame totals (counts)
- *   then the crc32c engines (fed from F) and a summary register; G's
+ *      the store pointer; overflow)
+ *   H  frame totals (counts)
+ *   then the crc32c engines (fed from F) and a summary register; H's
  *   summary waits beside the engines.
  */
 module mpa_rx_walk #(
@@ -168,8 +173,10 @@ localparam SW = NCRC > 2 ? 2 : 1;           // bits of an engine slot index
 localparam NREC = KMAX + 1 > NCRC ? KMAX + 1 : NCRC; // record slots = FIFO banks
 localparam RW = NREC > 4 ? 3 : (NREC > 2 ? 2 : 1);   // bits of a record slot index
 localparam LCRC = 5 + $clog2(KEEP);         // crc32c latency (its header)
+localparam DSPLIT = KMAX > 2 ? 1 : 0;       // stage D in two (D1, D2): at 512 bits
+localparam KH = KMAX > 2 ? 2 : KMAX;        // visits walked by stage D1
 /* verilator lint_off UNUSEDPARAM */
-localparam L_WALK = 9 + LCRC;               // w_last beat to sum_valid (documentation)
+localparam L_WALK = 9 + DSPLIT + LCRC;      // w_last beat to sum_valid (documentation)
 /* verilator lint_on UNUSEDPARAM */
 localparam PW = 16;                         // bits of a word position in a frame
 localparam BANK_AW = $clog2((MAX_FPDUS + NREC - 1) / NREC);
@@ -396,6 +403,7 @@ reg [DATA_WIDTH-1:0] c_data = 0;
 reg [WPB-1:0] c_pmask = 0;
 reg [PW-1:0] c_B = 0;
 reg c_con = 1'b0, c_grid = 1'b0, c_mkP0 = 1'b0;
+reg [PW-LW-1:0] c_Bn = 0;   // the next beat's base, in beats
 reg [LW-1:0] c_j0 = 0, c_hi = 0;
 
 always @(posedge clk) begin
@@ -406,6 +414,7 @@ always @(posedge clk) begin
     c_last <= p_last;
     c_pfirst <= p_pfirst;
     c_B <= p_B;
+    c_Bn <= p_B[PW-1:LW] + 1'b1;
     c_con <= p_con;
     c_grid <= p_grid;
     c_mkP0 <= p_mkP0;
@@ -459,14 +468,24 @@ endgenerate
 // chain ends, and where the walk continues. (Word selections here and below
 // are explicit compare-and-select loops rather than variable part-selects,
 // which Yosys' resource sharing would try to merge with a SAT solver.)
-reg [3*WPB-1:0] dn_cnt;
-reg [KMAX*LW*WPB-1:0] dn_pos;
-reg [2*WPB-1:0] dn_end;
-reg [PW*WPB-1:0] dn_exL, dn_exS;
+// Up to 256 bits (KMAX <= 2) this is one stage. At 512 bits (KMAX = 4) it
+// is two: D1 walks up to KH = 2 visits from every word, D2 joins to each
+// entry's first half the half that starts where that one goes on (DSPLIT;
+// every later stage sees stage C's values one cycle later).
+reg [3*WPB-1:0] dh_cnt;
+reg [KH*LW*WPB-1:0] dh_pos;
+reg [2*WPB-1:0] dh_end;
+reg [PW*WPB-1:0] dh_exL, dh_exS;
 reg [WPB-1:0] dn_inb;       // the next ULPDU_Length word is in this beat
 reg [WPB-1:0] dn_einb;      // the FPDU's end is in this beat
-reg [WPB-1:0] dn_pendx;     // the chain ends at an FPDU starting with a marker in the beat's last word
-reg [WPB-1:0] dn_anyl;      // a visited ULPDU_Length word has the DDP L bit
+reg [WPB-1:0] dn_inn, dn_enn; // the next ULPDU_Length word / the FPDU's end is in the next beat
+reg [WPB-1:0] dh_exLn, dh_exSn; // dh_exL / dh_exS is in the next beat
+reg [WPB-1:0] dh_pendx;     // the chain ends at an FPDU starting with a marker in the beat's last word
+reg [WPB-1:0] dh_anyl;      // a visited ULPDU_Length word has the DDP L bit
+/* verilator lint_off UNUSEDSIGNAL */
+reg [WPB-1:0] dh_alive;     // KH words visited and the chain goes on in the beat (DSPLIT)
+reg [LW*WPB-1:0] dh_nxt;    // ... at this word
+/* verilator lint_on UNUSEDSIGNAL */
 reg [LW-1:0] dc_cur, dc_last, dc_nxt;
 reg dc_alive, dc_pay, dc_small, dc_inb;
 integer de, ds, dj;
@@ -474,19 +493,25 @@ always @* begin
     for (dj = 0; dj < WPB; dj = dj + 1) begin
         dn_inb[dj] = cw_nL[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
         dn_einb[dj] = cw_E[PW*dj + LW +: PW-LW] == c_B[PW-1:LW];
+        dn_inn[dj] = cw_nL[PW*dj + LW +: PW-LW] == c_Bn;
+        dn_enn[dj] = cw_E[PW*dj + LW +: PW-LW] == c_Bn;
     end
-    dn_pendx = 0;
-    dn_anyl = 0;
-    dn_cnt = 0;
-    dn_pos = 0;
-    dn_end = 0;
-    dn_exL = 0;
-    dn_exS = 0;
+    dh_pendx = 0;
+    dh_anyl = 0;
+    dh_cnt = 0;
+    dh_pos = 0;
+    dh_end = 0;
+    dh_exL = 0;
+    dh_exS = 0;
+    dh_exLn = 0;
+    dh_exSn = 0;
+    dh_alive = 0;
+    dh_nxt = 0;
     for (de = 0; de < WPB; de = de + 1) begin
         dc_cur = de[LW-1:0];
         dc_last = de[LW-1:0];
         dc_alive = 1'b1;
-        for (ds = 0; ds < KMAX; ds = ds + 1) begin
+        for (ds = 0; ds < KH; ds = ds + 1) begin
             dc_pay = 1'b0;
             dc_small = 1'b0;
             dc_inb = 1'b0;
@@ -501,17 +526,17 @@ always @* begin
             end
             if (dc_alive) begin
                 if (!dc_pay) begin
-                    dn_end[2*de +: 2] = END_NONPAY;
+                    dh_end[2*de +: 2] = END_NONPAY;
                     dc_alive = 1'b0;
                 end else begin
-                    dn_pos[(de*KMAX + ds)*LW +: LW] = dc_cur;
+                    dh_pos[(de*KH + ds)*LW +: LW] = dc_cur;
                     for (dj = 0; dj < WPB; dj = dj + 1)
                         if (dc_cur == dj[LW-1:0] && c_data[32*dj + 22])
-                            dn_anyl[de] = 1'b1;
-                    dn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
+                            dh_anyl[de] = 1'b1;
+                    dh_cnt[3*de +: 3] = ds[2:0] + 3'd1;
                     dc_last = dc_cur;
                     if (dc_small) begin
-                        dn_end[2*de +: 2] = END_SMALL;
+                        dh_end[2*de +: 2] = END_SMALL;
                         dc_alive = 1'b0;
                     end else if (dc_inb) begin
                         dc_cur = dc_nxt;
@@ -521,15 +546,193 @@ always @* begin
                 end
             end
         end
+        dh_alive[de] = dc_alive;
+        dh_nxt[LW*de +: LW] = dc_cur;
         for (dj = 0; dj < WPB; dj = dj + 1) begin
             if (dc_last == dj[LW-1:0]) begin
-                dn_exL[PW*de +: PW] = cw_nL[PW*dj +: PW];
-                dn_exS[PW*de +: PW] = cw_E[PW*dj +: PW];
-                dn_pendx[de] = dn_einb[dj] && !dn_inb[dj];
+                dh_exL[PW*de +: PW] = cw_nL[PW*dj +: PW];
+                dh_exS[PW*de +: PW] = cw_E[PW*dj +: PW];
+                dh_pendx[de] = dn_einb[dj] && !dn_inb[dj];
+                dh_exLn[de] = dn_inn[dj];
+                dh_exSn[de] = dn_enn[dj];
             end
         end
     end
 end
+
+// Stage D's results per entry word, and stage C's values as stage D's
+// registers take them (cd_*: stage C's registers, or a cycle later).
+reg [3*WPB-1:0] dn_cnt;
+reg [KMAX*LW*WPB-1:0] dn_pos;
+reg [2*WPB-1:0] dn_end;
+reg [PW*WPB-1:0] dn_exL, dn_exS;
+reg [WPB-1:0] dn_pendx, dn_anyl, dn_exLn, dn_exSn;
+wire cd_valid, cd_first, cd_last, cd_pfirst, cd_con, cd_grid, cd_mkP0;
+wire [DATA_WIDTH-1:0] cd_data;
+wire [WPB-1:0] cd_pmask, cd_small, cd_fm, cd_mk, cd_mkprev;
+wire [PW-1:0] cd_B;
+wire [LW-1:0] cd_j0, cd_hi;
+wire [PW*WPB-1:0] cd_E;
+wire [3*WPB-1:0] cd_hs;
+
+generate
+    if (DSPLIT) begin : g_d2
+        reg h_valid = 1'b0, h_first = 1'b0, h_last = 1'b0, h_pfirst = 1'b0;
+        reg h_con = 1'b0, h_grid = 1'b0, h_mkP0 = 1'b0;
+        reg [DATA_WIDTH-1:0] h_data = 0;
+        reg [WPB-1:0] h_pmask = 0, h_small = 0, h_fm = 0, h_mk = 0, h_mkprev = 0;
+        reg [PW-1:0] h_B = 0;
+        reg [LW-1:0] h_j0 = 0, h_hi = 0;
+        reg [PW*WPB-1:0] h_E = 0;
+        reg [3*WPB-1:0] h_hs = 0;
+        reg [3*WPB-1:0] h_cnt = 0;
+        reg [KH*LW*WPB-1:0] h_pos = 0;
+        reg [2*WPB-1:0] h_end = 0;
+        reg [PW*WPB-1:0] h_exL = 0, h_exS = 0;
+        reg [WPB-1:0] h_pendx = 0, h_anyl = 0, h_alive = 0, h_exLn = 0, h_exSn = 0;
+        reg [LW*WPB-1:0] h_nxt = 0;
+        always @(posedge clk) begin
+            h_valid <= c_valid;
+            h_first <= c_first;
+            h_last <= c_last;
+            h_pfirst <= c_pfirst;
+            h_con <= c_con;
+            h_grid <= c_grid;
+            h_mkP0 <= c_mkP0;
+            h_data <= c_data;
+            h_pmask <= c_pmask;
+            h_small <= cw_small;
+            h_fm <= cw_fm;
+            h_mk <= cw_mk;
+            h_mkprev <= cw_mkprev;
+            h_B <= c_B;
+            h_j0 <= c_j0;
+            h_hi <= c_hi;
+            h_E <= cw_E;
+            h_hs <= cw_hs;
+            h_cnt <= dh_cnt;
+            h_pos <= dh_pos;
+            h_end <= dh_end;
+            h_exL <= dh_exL;
+            h_exS <= dh_exS;
+            h_pendx <= dh_pendx;
+            h_exLn <= dh_exLn;
+            h_exSn <= dh_exSn;
+            h_anyl <= dh_anyl;
+            h_alive <= dh_alive;
+            h_nxt <= dh_nxt;
+            if (rst)
+                h_valid <= 1'b0;
+        end
+        assign cd_valid = h_valid;
+        assign cd_first = h_first;
+        assign cd_last = h_last;
+        assign cd_pfirst = h_pfirst;
+        assign cd_con = h_con;
+        assign cd_grid = h_grid;
+        assign cd_mkP0 = h_mkP0;
+        assign cd_data = h_data;
+        assign cd_pmask = h_pmask;
+        assign cd_small = h_small;
+        assign cd_fm = h_fm;
+        assign cd_mk = h_mk;
+        assign cd_mkprev = h_mkprev;
+        assign cd_B = h_B;
+        assign cd_j0 = h_j0;
+        assign cd_hi = h_hi;
+        assign cd_E = h_E;
+        assign cd_hs = h_hs;
+
+        // D2: entry e's first half, then (when it goes on at word m in the
+        // beat) the half that starts at m.
+        reg [LW-1:0] d2_m;
+        reg [2:0] d2_cnt;
+        reg [KH*LW-1:0] d2_pos;
+        reg [1:0] d2_end;
+        reg [PW-1:0] d2_exL, d2_exS;
+        reg d2_pendx, d2_anyl, d2_go, d2_exLn, d2_exSn;
+        integer d2e, d2j;
+        always @* begin
+            dn_cnt = 0;
+            dn_pos = 0;
+            dn_end = 0;
+            dn_exL = 0;
+            dn_exS = 0;
+            dn_pendx = 0;
+            dn_anyl = 0;
+            dn_exLn = 0;
+            dn_exSn = 0;
+            for (d2e = 0; d2e < WPB; d2e = d2e + 1) begin
+                d2_m = h_nxt[LW*d2e +: LW];
+                d2_cnt = 3'd0;
+                d2_pos = 0;
+                d2_end = 2'd0;
+                d2_exL = 0;
+                d2_exS = 0;
+                d2_pendx = 1'b0;
+                d2_anyl = 1'b0;
+                d2_exLn = 1'b0;
+                d2_exSn = 1'b0;
+                for (d2j = 0; d2j < WPB; d2j = d2j + 1) begin
+                    if (d2_m == d2j[LW-1:0]) begin
+                        d2_cnt = h_cnt[3*d2j +: 3];
+                        d2_pos = h_pos[d2j*KH*LW +: KH*LW];
+                        d2_end = h_end[2*d2j +: 2];
+                        d2_exL = h_exL[PW*d2j +: PW];
+                        d2_exS = h_exS[PW*d2j +: PW];
+                        d2_pendx = h_pendx[d2j];
+                        d2_anyl = h_anyl[d2j];
+                        d2_exLn = h_exLn[d2j];
+                        d2_exSn = h_exSn[d2j];
+                    end
+                end
+                // the second half visited a word: the chain's last word is in it
+                d2_go = h_alive[d2e] && d2_cnt != 3'd0;
+                dn_pos[d2e*KMAX*LW +: KH*LW] = h_pos[d2e*KH*LW +: KH*LW];
+                if (h_alive[d2e])
+                    dn_pos[(d2e*KMAX + KH)*LW +: KH*LW] = d2_pos;
+                dn_cnt[3*d2e +: 3] = h_alive[d2e] ? KH[2:0] + d2_cnt : h_cnt[3*d2e +: 3];
+                dn_end[2*d2e +: 2] = h_alive[d2e] ? d2_end : h_end[2*d2e +: 2];
+                dn_exL[PW*d2e +: PW] = d2_go ? d2_exL : h_exL[PW*d2e +: PW];
+                dn_exS[PW*d2e +: PW] = d2_go ? d2_exS : h_exS[PW*d2e +: PW];
+                dn_pendx[d2e] = d2_go ? d2_pendx : h_pendx[d2e];
+                dn_exLn[d2e] = d2_go ? d2_exLn : h_exLn[d2e];
+                dn_exSn[d2e] = d2_go ? d2_exSn : h_exSn[d2e];
+                dn_anyl[d2e] = h_anyl[d2e] || (h_alive[d2e] && d2_anyl);
+            end
+        end
+    end else begin : g_d1
+        assign cd_valid = c_valid;
+        assign cd_first = c_first;
+        assign cd_last = c_last;
+        assign cd_pfirst = c_pfirst;
+        assign cd_con = c_con;
+        assign cd_grid = c_grid;
+        assign cd_mkP0 = c_mkP0;
+        assign cd_data = c_data;
+        assign cd_pmask = c_pmask;
+        assign cd_small = cw_small;
+        assign cd_fm = cw_fm;
+        assign cd_mk = cw_mk;
+        assign cd_mkprev = cw_mkprev;
+        assign cd_B = c_B;
+        assign cd_j0 = c_j0;
+        assign cd_hi = c_hi;
+        assign cd_E = cw_E;
+        assign cd_hs = cw_hs;
+        always @* begin
+            dn_cnt = dh_cnt;
+            dn_pos = dh_pos;
+            dn_end = dh_end;
+            dn_exL = dh_exL;
+            dn_exS = dh_exS;
+            dn_pendx = dh_pendx;
+            dn_anyl = dh_anyl;
+            dn_exLn = dh_exLn;
+            dn_exSn = dh_exSn;
+        end
+    end
+endgenerate
 
 reg d_valid = 1'b0, d_first = 1'b0, d_last = 1'b0, d_pfirst = 1'b0;
 reg [DATA_WIDTH-1:0] d_data = 0;
@@ -541,42 +744,48 @@ reg [KMAX*LW*WPB-1:0] d_pos = 0;
 reg [2*WPB-1:0] d_end = 0;
 reg [PW*WPB-1:0] d_exL = 0, d_exS = 0, d_E = 0;
 reg [WPB-1:0] d_small = 0, d_fm = 0, d_mk = 0, d_mkprev = 0, d_pendx = 0, d_anyle = 0;
+reg [WPB-1:0] d_exLn = 0, d_exSn = 0;
+reg d_nL0n = 1'b0;
 reg [PW-1:0] d_P0 = 0, d_nL0 = 0, d_Pendx = 0;
 reg [PW-LW-1:0] d_Bn = 0;
 reg d_hit0 = 1'b0;
-wire [PW-1:0] dn_P0 = c_B + {{(PW-LW){1'b0}}, c_j0};
-wire [PW-1:0] dn_nL0 = dn_P0 + {{(PW-1){1'b0}}, c_mkP0};
+wire [PW-1:0] dn_P0 = cd_B + {{(PW-LW){1'b0}}, cd_j0};
+wire [PW-1:0] dn_nL0 = dn_P0 + {{(PW-1){1'b0}}, cd_mkP0};
 reg [3*WPB-1:0] d_hs = 0;
 
 always @(posedge clk) begin
-    d_valid <= c_valid;
-    d_data <= c_data;
-    d_pmask <= c_pmask;
-    d_first <= c_first;
-    d_last <= c_last;
-    d_pfirst <= c_pfirst;
-    d_B <= c_B;
-    d_con <= c_con;
-    d_grid <= c_grid;
-    d_mkP0 <= c_mkP0;
+    d_valid <= cd_valid;
+    d_data <= cd_data;
+    d_pmask <= cd_pmask;
+    d_first <= cd_first;
+    d_last <= cd_last;
+    d_pfirst <= cd_pfirst;
+    d_B <= cd_B;
+    d_con <= cd_con;
+    d_grid <= cd_grid;
+    d_mkP0 <= cd_mkP0;
     d_cnt <= dn_cnt;
     d_pos <= dn_pos;
     d_end <= dn_end;
     d_exL <= dn_exL;
     d_exS <= dn_exS;
-    d_E <= cw_E;
-    d_small <= cw_small;
-    d_fm <= cw_fm;
-    d_mk <= cw_mk;
-    d_mkprev <= cw_mkprev;
-    d_hs <= cw_hs;
+    d_E <= cd_E;
+    d_small <= cd_small;
+    d_fm <= cd_fm;
+    d_mk <= cd_mk;
+    d_mkprev <= cd_mkprev;
+    d_hs <= cd_hs;
     d_pendx <= dn_pendx;
     d_anyle <= dn_anyl;
     d_P0 <= dn_P0;
     d_nL0 <= dn_nL0;
-    d_hit0 <= dn_nL0[PW-1:LW] == c_B[PW-1:LW];
-    d_Pendx <= c_B + {{(PW-LW){1'b0}}, c_hi} + 1'b1;
-    d_Bn <= c_B[PW-1:LW] + 1'b1;
+    d_hit0 <= dn_nL0[PW-1:LW] == cd_B[PW-1:LW];
+    // dn_nL0 is dn_P0 or dn_P0 + 1, dn_P0 in the beat
+    d_nL0n <= cd_mkP0 && cd_j0 == {LW{1'b1}};
+    d_exLn <= dn_exLn;
+    d_exSn <= dn_exSn;
+    d_Pendx <= cd_B + {{(PW-LW){1'b0}}, cd_hi} + 1'b1;
+    d_Bn <= cd_B[PW-1:LW] + 1'b1;
     if (rst)
         d_valid <= 1'b0;
 end
@@ -599,7 +808,7 @@ reg [2:0] en_cnt;
 reg [1:0] en_endk;
 reg [PW-1:0] en_exL, en_exS;
 reg [KMAX*LW-1:0] en_pos;
-reg en_mkprev, en_rfm0, en_pendx, en_anyle;
+reg en_mkprev, en_rfm0, en_pendx, en_anyle, en_exLn, en_exSn;
 reg en_act, en_stop, en_fm, en_anyl, en_carried, en_pend, en_lead, en_hitn, en_nSn;
 reg [PW-1:0] en_nL, en_nS, en_Pend;
 reg [15:0] en_nrec;
@@ -635,6 +844,8 @@ always @* begin
     en_rfm0 = 1'b0;
     en_pendx = 1'b0;
     en_anyle = 1'b0;
+    en_exLn = 1'b0;
+    en_exSn = 1'b0;
     for (ej = 0; ej < WPB; ej = ej + 1) begin
         if (en_ent == ej[LW-1:0]) begin
             en_cnt = d_cnt[3*ej +: 3];
@@ -645,6 +856,8 @@ always @* begin
             en_rfm0 = d_fm[ej];
             en_pendx = d_pendx[ej];
             en_anyle = d_anyle[ej];
+            en_exLn = d_exLn[ej];
+            en_exSn = d_exSn[ej];
         end
     end
     if (!en_hit)
@@ -673,8 +886,16 @@ always @* begin
             end
         endcase
     end
-    en_hitn = en_nL[PW-1:LW] == d_Bn;
-    en_nSn = en_nS[PW-1:LW] == d_Bn;
+    // en_nL / en_nS in the next beat: from stage D for the chain's exits,
+    // else compared here (d_P0, the payload's first word, is in this beat)
+    if (en_hit && en_endk == END_CONT)
+        en_hitn = en_exLn;
+    else
+        en_hitn = d_pfirst ? d_nL0n : w_nL[PW-1:LW] == d_Bn;
+    if (en_hit && (en_endk == END_CONT || (en_endk == END_NONPAY && en_cnt != 3'd0)))
+        en_nSn = en_exSn;
+    else
+        en_nSn = !d_pfirst && w_nS[PW-1:LW] == d_Bn;
     // The first ULPDU_Length word of the beat belongs to an FPDU that
     // started with a marker in the last word of the previous beat.
     en_carried = en_cnt != 3'd0 && en_ent == {LW{1'b0}} && en_lead_in;
@@ -1296,7 +1517,6 @@ reg [DATA_WIDTH-1:0] g_data = 0;
 reg g_end = 1'b0;
 reg q_valid = 1'b0, q_first = 1'b0;
 reg [NCRC-1:0] q_mkerr = 0, q_rfc = 0, q_draft = 0;
-reg [NREC-1:0] q_push = 0;
 reg [NREC-1:0] q_lastf = 0;    // the records themselves are r_* once F wrote them
 reg [2:0] q_npush = 3'd0;
 reg [4:0] q_sumx = 0;
@@ -1337,7 +1557,6 @@ always @(posedge clk) begin
     q_mkerr <= fn_chk & fn_mkerr_s;
     q_rfc <= fn_chk & ~fn_mkerr_s & fn_frfc;
     q_draft <= fn_chk & ~fn_mkerr_s & fn_fdraft;
-    q_push <= fr_push;
     q_lastf <= fr_lastf;
     q_npush <= fr_npush;
     q_sumx <= {x_whole, x_stop, x_grid, x_fm, x_anyl};
@@ -1367,89 +1586,153 @@ always @(posedge clk) begin
         g_tvalid <= 0;
         g_end <= 1'b0;
         q_valid <= 1'b0;
-        q_push <= 0;
     end
 end
 
-// ========================================================== stage G: record store, frame totals
+// ========================================================== stage G: record store
 // The records that leave in one beat are consecutive in record order, from
 // the oldest waiting one. They go to consecutive FIFO banks from wslot, the
 // bank of the next record to store; the first that does not fit (its bank
 // full) and all the frame's later records are dropped. Bank b takes the
 // record of slot (b - wslot + g_pptr) mod NREC, g_pptr the record slot of
-// the next record to leave. Every decision is made per bank in parallel
-// (g_wrk[b] = (b - wslot) mod NREC, a running remainder, orders the banks)
-// and the totals are one count.
+// the next record to leave. Every decision is made per bank in parallel:
+// g_wrk[b] = (b - wslot) mod NREC, a running remainder, orders the banks
+// (bank b takes a record when g_wrk[b] < q_npush), and g_lt[c*NREC+b] =
+// g_wrk[c] < g_wrk[b] is kept beside it, so that whether an earlier bank is
+// full is one AND-OR of registers (the banks' full flags are registers
+// too). The banks written are the first nok in that order: moving wslot on
+// by nok swaps the order of exactly the pairs with one bank written, and
+// the new g_wrk[b] counts the banks before b.
+// (c < b) for every pair of banks: g_lt after reset (wslot = 0).
+/* verilator lint_off UNUSEDSIGNAL */
+function [NREC*NREC-1:0] lt_init(input dummy);
+/* verilator lint_on UNUSEDSIGNAL */
+    integer i, j;
+    begin
+        lt_init = 0;
+        for (i = 0; i < NREC; i = i + 1)
+            for (j = 0; j < NREC; j = j + 1)
+                lt_init[i*NREC + j] = i < j;
+    end
+endfunction
 reg [NREC*RW-1:0] g_wrk = rk_init(1'b0);
+reg [NREC*NREC-1:0] g_lt = lt_init(1'b0);
 reg [RW-1:0] g_pptr = 0;
-reg f_mkerr = 1'b0, f_ovf = 1'b0;
-reg [15:0] f_nstored = 16'd0;
-reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
+reg f_ovf = 1'b0;
+reg g_ovfin = 1'b0;     // !q_first && f_ovf, as a register
 
 wire [NREC-1:0] bank_full;
 
-reg gn_ovf_in, gn_mkerr, gn_ovf, gn_blk;
-reg [15:0] gn_nstored;
-reg [7:0] gn_nrfc, gn_ndraft;
-reg [NREC-1:0] gn_wr;
+reg gn_ovf_in, gn_ovf, gn_blk;
+reg [NREC-1:0] gn_wr, gn_in;
 reg [NREC*REC_W-1:0] gn_rec;
 reg [RW-1:0] gn_src;
 reg [2:0] gn_nok;
 reg [NREC*RW-1:0] gn_wrk;
+reg [NREC*NREC-1:0] gn_lt;
 integer gb, gc;
 
 always @* begin
-    gn_ovf_in = !q_first && f_ovf;
+    gn_ovf_in = g_ovfin;
     gn_wr = 0;
+    gn_in = 0;
     gn_rec = 0;
+    gn_ovf = gn_ovf_in;
     for (gb = 0; gb < NREC; gb = gb + 1) begin
         gn_src = rec_add(g_wrk[gb*RW +: RW], {{(4-RW){1'b0}}, g_pptr});
+        gn_in[gb] = {{(5-RW){1'b0}}, g_wrk[gb*RW +: RW]} < {2'b00, q_npush};
         gn_blk = gn_ovf_in || bank_full[gb];
         for (gc = 0; gc < NREC; gc = gc + 1)
-            if (g_wrk[gc*RW +: RW] < g_wrk[gb*RW +: RW] && bank_full[gc])
+            if (gc != gb && g_lt[gc*NREC + gb] && bank_full[gc])
                 gn_blk = 1'b1;
-        for (gc = 0; gc < NREC; gc = gc + 1) begin
-            if (gn_src == gc[RW-1:0]) begin
-                gn_wr[gb] = q_push[gc] && !gn_blk;
+        gn_wr[gb] = gn_in[gb] && !gn_blk;
+        if (gn_in[gb] && gn_blk)
+            gn_ovf = 1'b1;
+        for (gc = 0; gc < NREC; gc = gc + 1)
+            if (gn_src == gc[RW-1:0])
                 gn_rec[gb*REC_W +: REC_W] = {r_lseq[gc*PW +: PW], r_word[gc*32 +: 32],
                     r_hdr[gc*128 +: 128], r_first[gc], q_lastf[gc]};
-            end
-        end
     end
     gn_nok = 3'd0;
     for (gb = 0; gb < NREC; gb = gb + 1)
         gn_nok = gn_nok + {2'd0, gn_wr[gb]};
+    gn_lt = 0;
+    for (gc = 0; gc < NREC; gc = gc + 1)
+        for (gb = 0; gb < NREC; gb = gb + 1)
+            if (gc != gb)
+                gn_lt[gc*NREC + gb] = g_lt[gc*NREC + gb] ^ gn_wr[gc] ^ gn_wr[gb];
+    gn_wrk = 0;
     for (gb = 0; gb < NREC; gb = gb + 1)
-        gn_wrk[gb*RW +: RW] = rec_sub(g_wrk[gb*RW +: RW], {1'b0, gn_nok});
-    gn_ovf = gn_ovf_in || gn_nok != q_npush;
-    gn_nstored = (q_first ? 16'd0 : f_nstored) + {13'd0, gn_nok};
-    gn_mkerr = (!q_first && f_mkerr) || (|q_mkerr);
-    gn_nrfc = q_first ? 8'd0 : f_nrfc;
-    gn_ndraft = q_first ? 8'd0 : f_ndraft;
-    for (gc = 0; gc < NCRC; gc = gc + 1) begin
-        gn_nrfc = gn_nrfc + {7'd0, q_rfc[gc]};
-        gn_ndraft = gn_ndraft + {7'd0, q_draft[gc]};
+        for (gc = 0; gc < NREC; gc = gc + 1)
+            gn_wrk[gb*RW +: RW] = gn_wrk[gb*RW +: RW] + {{(RW-1){1'b0}}, gn_lt[gc*NREC + gb]};
+end
+
+// Stage H: frame totals, a cycle after the store (the summary waits
+// beside the engines anyway).
+reg k_valid = 1'b0, k_first = 1'b0, k_ovf = 1'b0;
+reg [2:0] k_nok = 3'd0;
+reg [NCRC-1:0] k_mkerr = 0, k_rfc = 0, k_draft = 0;
+reg [4:0] k_sumx = 0;
+reg [15:0] k_nrec = 16'd0;
+
+always @(posedge clk) begin
+    if (q_valid) begin
+        g_wrk <= gn_wrk;
+        g_lt <= gn_lt;
+        g_pptr <= rec_add(g_pptr, {1'b0, q_npush});
+        f_ovf <= gn_ovf;
+    end
+    g_ovfin <= !x_first && (q_valid ? gn_ovf : f_ovf);
+    k_valid <= q_valid;
+    k_first <= q_first;
+    k_ovf <= gn_ovf;
+    k_nok <= gn_nok;
+    k_mkerr <= q_mkerr;
+    k_rfc <= q_rfc;
+    k_draft <= q_draft;
+    k_sumx <= q_sumx;
+    k_nrec <= q_nrec;
+    if (rst) begin
+        g_wrk <= rk_init(1'b0);
+        g_lt <= lt_init(1'b0);
+        g_pptr <= 0;
+        f_ovf <= 1'b0;
+        g_ovfin <= 1'b0;
+        k_valid <= 1'b0;
+    end
+end
+
+reg f_mkerr = 1'b0;
+reg [15:0] f_nstored = 16'd0;
+reg [7:0] f_nrfc = 8'd0, f_ndraft = 8'd0;
+reg hn_mkerr;
+reg [15:0] hn_nstored;
+reg [7:0] hn_nrfc, hn_ndraft;
+integer hc;
+
+always @* begin
+    hn_nstored = (k_first ? 16'd0 : f_nstored) + {13'd0, k_nok};
+    hn_mkerr = (!k_first && f_mkerr) || (|k_mkerr);
+    hn_nrfc = k_first ? 8'd0 : f_nrfc;
+    hn_ndraft = k_first ? 8'd0 : f_ndraft;
+    for (hc = 0; hc < NCRC; hc = hc + 1) begin
+        hn_nrfc = hn_nrfc + {7'd0, k_rfc[hc]};
+        hn_ndraft = hn_ndraft + {7'd0, k_draft[hc]};
     end
 end
 
 reg [SUM_W-1:0] h_sum = 0;
 
 always @(posedge clk) begin
-    if (q_valid) begin
-        g_wrk <= gn_wrk;
-        g_pptr <= rec_add(g_pptr, {1'b0, q_npush});
-        f_mkerr <= gn_mkerr;
-        f_ovf <= gn_ovf;
-        f_nstored <= gn_nstored;
-        f_nrfc <= gn_nrfc;
-        f_ndraft <= gn_ndraft;
+    if (k_valid) begin
+        f_mkerr <= hn_mkerr;
+        f_nstored <= hn_nstored;
+        f_nrfc <= hn_nrfc;
+        f_ndraft <= hn_ndraft;
     end
-    h_sum <= {gn_nrfc, gn_ndraft, q_sumx, q_nrec, !gn_ovf, gn_nstored, !gn_mkerr};
+    h_sum <= {hn_nrfc, hn_ndraft, k_sumx, k_nrec, !k_ovf, hn_nstored, !hn_mkerr};
     if (rst) begin
-        g_wrk <= rk_init(1'b0);
-        g_pptr <= 0;
         f_mkerr <= 1'b0;
-        f_ovf <= 1'b0;
         f_nstored <= 16'd0;
         f_nrfc <= 8'd0;
         f_ndraft <= 8'd0;
@@ -1484,15 +1767,15 @@ generate
 endgenerate
 
 // The check flags and the summary travel beside the engines (the summary
-// leaves stage G a cycle after the engine inputs leave stage F).
+// leaves stage H two cycles after the engine inputs leave stage F).
 reg [LCRC*NCRC-1:0] dl_chk = 0;
 reg [LCRC-1:0] dl_end = 0;
-reg [(LCRC-1)*SUM_W-1:0] dl_sum = 0;
+reg [(LCRC-2)*SUM_W-1:0] dl_sum = 0;
 
 always @(posedge clk) begin
     dl_chk <= {dl_chk[(LCRC-1)*NCRC-1:0], g_chk};
     dl_end <= {dl_end[LCRC-2:0], g_end};
-    dl_sum <= {dl_sum[(LCRC-2)*SUM_W-1:0], h_sum};
+    dl_sum <= {dl_sum[(LCRC-3)*SUM_W-1:0], h_sum};
     if (rst) begin
         dl_chk <= 0;
         dl_end <= 0;
@@ -1516,7 +1799,7 @@ reg [SUM_W-1:0] o_sum = 0;
 always @(posedge clk) begin
     o_valid <= dl_end[LCRC-1];
     if (dl_end[LCRC-1]) begin
-        o_sum <= dl_sum[(LCRC-2)*SUM_W +: SUM_W];
+        o_sum <= dl_sum[(LCRC-3)*SUM_W +: SUM_W];
         o_crc_ok <= !(crc_err || crc_bad);
         crc_err <= 1'b0;
     end else begin

@@ -34,8 +34,15 @@ const MaxFPDUs = 512
 func Variant(dataWidth int) string { return fmt.Sprintf("mpa_rx_walk_w%d", dataWidth) }
 
 // Latency returns L_WALK, the cycles from a frame's w_last beat to its
-// sum_valid pulse: nine pipeline stages plus the crc32c engine's latency.
-func Latency(dataWidth int) int { return 9 + crc32c.Latency(dataWidth) }
+// sum_valid pulse: nine pipeline stages (ten when a beat can hold more than
+// KMAX = 2 ULPDU_Length words, at 512 bits: the beat's walk takes two
+// stages) plus the crc32c engine's latency.
+func Latency(dataWidth int) int {
+	if (dataWidth/32+4)/5 > 2 {
+		return 10 + crc32c.Latency(dataWidth)
+	}
+	return 9 + crc32c.Latency(dataWidth)
+}
 
 // Engines returns NCRC, the number of crc32c engines: 1 + ceil((WPB-1)/5)
 // for WPB = DATA_WIDTH/32 words per beat.

@@ -36,7 +36,7 @@ func LWalk(width int) int {
 	case 256:
 		return 19
 	}
-	return 20
+	return 21
 }
 
 // TreadyBound is the longest run of cycles in which s_axis_tready may stay

@@ -121,9 +121,17 @@ func InflightLimit(dataWidth int) int {
 }
 
 // LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
-// 20 at 64, 128, 256, 512 bits (nine walker stages, then the crc32c
-// engine's 5 + log2(DATA_WIDTH/8) cycles).
-func LWalk(dataWidth int) int { return 9 + 5 + bits.TrailingZeros(uint(dataWidth/8)) }
+// 21 at 64, 128, 256, 512 bits (nine walker stages, a tenth at 512 bits
+// where a beat can hold more than two FPDUs' ULPDU_Length words and the
+// walk of the beat takes two stages, then the crc32c engine's
+// 5 + log2(DATA_WIDTH/8) cycles).
+func LWalk(dataWidth int) int {
+	l := 9 + 5 + bits.TrailingZeros(uint(dataWidth/8))
+	if (dataWidth/32+4)/5 > 2 {
+		l++
+	}
+	return l
+}
 
 // LParse returns L_PARSE, the cycles from a frame's last beat to the
 // parser's frame class (mpa_rx_parse's f_valid), at a data width: 8 plus
