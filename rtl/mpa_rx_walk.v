@@ -1131,7 +1131,8 @@ reg [KMAX:0] xs_m;         // which candidate opens the slot
 reg [SW-1:0] xs_sp;
 reg xs_pm;
 // Record ranks.
-reg [TW-1:0] xr_t;
+reg [TW-1:0] xr_t, xr_t1, xr_t2;
+reg xr_h1, xr_h2;
 reg [2:0] xr_c;
 reg [PW-1:0] xr_L;
 reg [KMAX*PW-1:0] xr_lseq;
@@ -1164,7 +1165,8 @@ always @* begin
             xc_fwm[xc*WPB + xj] = xj >= xc_os;
         xc_lead[xc] = e_mkany && e_om == xc_os;
         xc_okp[xc] = xc_mq == {{(PW-LW){1'b0}}, xc_os};
-        xc_eqr[xc] = xc_mqr == {{(PW-LW){1'b0}}, xc_os};
+        // om - ptr - 1 == os, as om - ptr == os + 1: one subtract on the path
+        xc_eqr[xc] = xc_mq == {{(PW-LW){1'b0}}, xc_os} + 1'b1;
         xc_dnz[xc] = e_om != xc_os;
         if (xc < KMAX) begin
             xc_Em1 = e_rE[xc*PW +: PW] - 1'b1;
@@ -1240,11 +1242,19 @@ always @* begin
             xr_t = {3'd0, e_rpos[xc*LW +: LW]} + {{(TW-3){1'b0}}, xr_c};
             xr_hp[(xc*4 + xh)*PW +: PW] = xr_L + {{(PW-3){1'b0}}, xr_c};
             xr_wo[(xc*4 + xh)*LW +: LW] = xr_t[LW-1:0];
-            for (xj = 0; xj < WPB; xj = xj + 1)
-                if (xr_t[LW-1:0] == xj[LW-1:0])
-                    xr_hit[xc*4 + xh] = e_pmask[xj];
-            if (xr_t >= WPB[TW-1:0])
-                xr_hit[xc*4 + xh] = 1'b0;
+            // the word's payload bit for both steps (xh + 1, xh + 2), then
+            // the step: the select does not wait for the step's compare
+            xr_t1 = {3'd0, e_rpos[xc*LW +: LW]} + xh[TW-1:0] + 1'b1;
+            xr_t2 = {3'd0, e_rpos[xc*LW +: LW]} + xh[TW-1:0] + {{(TW-2){1'b0}}, 2'd2};
+            xr_h1 = 1'b0;
+            xr_h2 = 1'b0;
+            for (xj = 0; xj < WPB; xj = xj + 1) begin
+                if (xr_t1 == xj[TW-1:0])
+                    xr_h1 = e_pmask[xj];
+                if (xr_t2 == xj[TW-1:0])
+                    xr_h2 = e_pmask[xj];
+            end
+            xr_hit[xc*4 + xh] = xh[2:0] >= e_rhs[xc*3 +: 3] ? xr_h2 : xr_h1;
             if (xh == 3)
                 xr_done[xc] = xr_t < WPB[TW-1:0];
         end
