@@ -1131,8 +1131,9 @@ reg [KMAX:0] xs_m;         // which candidate opens the slot
 reg [SW-1:0] xs_sp;
 reg xs_pm;
 // Record ranks.
-reg [TW-1:0] xr_t, xr_t1, xr_t2;
+reg [TW-1:0] xr_t;
 reg xr_h1, xr_h2;
+integer xr_d;
 reg [2:0] xr_c;
 reg [PW-1:0] xr_L;
 reg [KMAX*PW-1:0] xr_lseq;
@@ -1243,15 +1244,17 @@ always @* begin
             xr_hp[(xc*4 + xh)*PW +: PW] = xr_L + {{(PW-3){1'b0}}, xr_c};
             xr_wo[(xc*4 + xh)*LW +: LW] = xr_t[LW-1:0];
             // the word's payload bit for both steps (xh + 1, xh + 2), then
-            // the step: the select does not wait for the step's compare
-            xr_t1 = {3'd0, e_rpos[xc*LW +: LW]} + xh[TW-1:0] + 1'b1;
-            xr_t2 = {3'd0, e_rpos[xc*LW +: LW]} + xh[TW-1:0] + {{(TW-2){1'b0}}, 2'd2};
+            // the step: the select does not wait for the step's compare, and
+            // word j is the one when rpos == j - xh - step (a compare with a
+            // constant, no adder)
             xr_h1 = 1'b0;
             xr_h2 = 1'b0;
             for (xj = 0; xj < WPB; xj = xj + 1) begin
-                if (xr_t1 == xj[TW-1:0])
+                xr_d = xj - xh - 1;
+                if (xr_d >= 0 && e_rpos[xc*LW +: LW] == xr_d[LW-1:0])
                     xr_h1 = e_pmask[xj];
-                if (xr_t2 == xj[TW-1:0])
+                xr_d = xj - xh - 2;
+                if (xr_d >= 0 && e_rpos[xc*LW +: LW] == xr_d[LW-1:0])
                     xr_h2 = e_pmask[xj];
             end
             xr_hit[xc*4 + xh] = xh[2:0] >= e_rhs[xc*3 +: 3] ? xr_h2 : xr_h1;
