@@ -37,6 +37,8 @@ func Beats(frame []byte, lanes, gap int, fcsBad bool) []Beat {
 type ModelDUT struct {
 	M     *Model
 	Bench *Bench
+	// Check, when set, sees every cycle's outputs (tests of the model).
+	Check func(out Out)
 	queue []Beat
 	gap   int // idle cycles left before queue[0]
 	beats uint64
@@ -64,6 +66,9 @@ func (d *ModelDUT) Run(n int) error {
 			d.gap--
 		}
 		out := d.M.Step(in)
+		if d.Check != nil {
+			d.Check(out)
+		}
 		d.Bench.Observe(in, out)
 		if present && out.Ready {
 			d.queue = d.queue[1:]
