@@ -18,7 +18,9 @@
  *
  * Per cycle one beat is read, or at 256 and 512 bits one (beat, FPDU) pair;
  * an FPDU whose payload ends in a beat where it also completes the word
- * before takes one more cycle for its last write.
+ * before leaves its last write pending (fl) for the next cycle, while the
+ * beats after it that are outside a payload run are read (the rest of the
+ * frame, the next frame's header beats).
  *
  * Pipelining: tokens pass a two-entry skid buffer (tok_ready is a
  * register), so a frame starts here one cycle after its token is at the
@@ -220,7 +222,8 @@ reg  [KEEP_WIDTH-1:0] ps;
 
 reg  at_os;                 // cnt == a_osb (registered: the compares are made on the next values' candidates)
 wire has_desc = a_v && d_any;
-wire in_beat = is_place && !fl && has_desc && (started || at_os);
+wire in_run = has_desc && (started || at_os);   // the beat is in the current FPDU's payload run
+wire in_beat = is_place && !fl && in_run;
 wire        done_f = dk[17];                              // the payload ends in the beat
 wire        complete = e[LK];                             // it reaches the word's end
 wire        straddle = e[LK] && e[LK-1:0] != 0;           // and goes past it
@@ -265,14 +268,16 @@ wire [KEEP_WIDTH-1:0] strb0 = s0 | (pv ? ps : {KEEP_WIDTH{1'b0}});
 // a beat is read unless, at more than 16 lanes, an FPDU ends in it and
 // another placed FPDU of the frame follows
 wire keep_beat = KEEP_WIDTH > 16 && in_beat && done_f && d_more;
-wire pass_ok = is_place && !fl && ff_valid && b_any && (!wr || m_host_ready);
-wire flush_ok = is_place && fl && m_host_ready;
+// while the last write of an FPDU is pending (fl), beats outside a payload
+// run go on (the rest of the frame, the next frame's header beats)
+wire pass_ok = is_place && !(fl && in_run) && ff_valid && b_any && (!wr || m_host_ready);
+wire flush_ok = fl && m_host_ready;
 wire read_beat = pass_ok && !keep_beat;
 wire set_fl = pass_ok && in_beat && done_f && straddle;
 wire a_done = pass_ok && in_beat && done_f;
 wire adv = read_beat && in_beat;               // a beat of the started run is done
 
-assign m_host_valid = is_place && (fl || (ff_valid && wr));
+assign m_host_valid = fl || (is_place && ff_valid && wr);
 assign m_host_addr = fl ? pa : w0;
 assign m_host_data = fl ? pd : merged;
 assign m_host_strb = fl ? ps : strb0;
@@ -285,8 +290,7 @@ assign m_exc_axis_tuser = t_reason;
 
 wire other_ok = t0_v && !is_place && b_any && ff_valid && (!exc || m_exc_axis_tready);
 assign ff_ready = other_ok || read_beat;
-assign frame_end = t0_v && ((!b_any && !fl) || (other_ok && b_last) || (read_beat && b_last && !set_fl) ||
-                            (flush_ok && !b_any));
+assign frame_end = t0_v && (!b_any || ((other_ok || read_beat) && b_last));
 assign frame_done = frame_end;
 
 wire a_load = p_v && (!a_v || a_done);
@@ -502,7 +506,7 @@ end
 always @(posedge clk) begin
     if (!rst) begin
         if (m_host_valid) begin
-            assert (is_place) else $error("mpa_rx_place: host write outside a PLACE frame");
+            assert (fl || is_place) else $error("mpa_rx_place: host write outside a PLACE frame");
             assert (fl || has_desc) else $error("mpa_rx_place: host write without a placement descriptor");
             assert (m_host_strb != {KEEP_WIDTH{1'b0}}) else $error("mpa_rx_place: host write with no strobe");
             assert (m_host_addr[LK-1:0] == {LK{1'b0}}) else $error("mpa_rx_place: host write address %h not aligned", m_host_addr);

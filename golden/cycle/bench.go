@@ -478,7 +478,7 @@ func (s *Stats) Add(o Stats) {
 // String lists the counts.
 func (s Stats) String() string {
 	return fmt.Sprintf("%d cycles: tready low %d (frames in flight) + %d (FIFO full); cfg_ready low %d (verdict) + %d (queue), a write waited %d; "+
-		"E1/E2 overlap %d; %d events, %d exception beats, %d host writes (%d extra cycles); output stalled %d; "+
+		"E1/E2 overlap %d; %d events, %d exception beats, %d host writes (%d left pending); output stalled %d; "+
 		"%d record cycles, %d DDP lookups; %d oversize frames",
 		s.Cycles, s.FullInflight, s.FullFIFO, s.CfgBusyVerdict, s.CfgBusyRQ, s.CfgWaited, s.Overlap, s.Events, s.ExcBeats,
 		s.HostWrites, s.ExtraWrites, s.Stalled, s.RecordCycles, s.DDPLookups, s.OversizeFrames)

@@ -35,8 +35,8 @@
 //   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
 //     its ready input is high; an untagged DELIVERED updates the receive
 //     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
-//     with its last E2 cycle (the extra write cycle after its last beat
-//     when there is one); at 256 and 512 bits E1 has two event lanes
+//     with its last E2 step (the cycle of its last beat: a last write
+//     left pending by it goes out after, beside the next frame); at 256 and 512 bits E1 has two event lanes
 //     (EvtLanes; wide.go): beats of one or two events, a record stage of
 //     one record whose lookup and check overlap the beats before it, the
 //     next PLACE frame's first record looked up before its VERDICT beat;
@@ -248,6 +248,8 @@ type beat struct {
 type e2Step struct {
 	read  bool
 	exc   bool
+	run   bool // in a placement's payload run: waits while a last write is pending
+	extra bool // a pending last write (E2Step.Extra), not a step of its own
 	beat  int
 	write *HostWrite
 }
@@ -311,7 +313,7 @@ type Stats struct {
 	Events         uint64 // m_evt handshakes
 	ExcBeats       uint64
 	HostWrites     uint64
-	ExtraWrites    uint64 // extra write cycles (section 5.4)
+	ExtraWrites    uint64 // host writes left pending by the step before (section 5.4)
 	Stalled        uint64 // cycles an output valid waited on its ready
 	OversizeFrames uint64
 	RecordCycles   uint64 // silent E1 cycles of frames that are not PLACE
@@ -343,6 +345,7 @@ type Model struct {
 	wide         bool                 // two event lanes (section 5.3's E1 for 256 and 512 bits)
 	w            wideE1
 	e1, e2       *Frame
+	fl           *HostWrite // E2: a placement's last write, pending (section 5.4)
 	e1Pos, e2Pos int
 	lastE1       *Frame // the frame that last ended E1
 	// Stats counts what the run exercised.
@@ -477,9 +480,14 @@ func (m *Model) Step(in In) Out {
 		}
 	}
 	var e2Adv bool
+	if w := m.fl; w != nil {
+		out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, w.Addr, w.Data, w.Strb
+	}
 	if f := m.e2; f != nil {
 		st := f.e2[m.e2Pos]
 		switch {
+		case m.fl != nil && st.run:
+			// waits for the pending last write
 		case st.exc:
 			out.ExcValid = true
 			out.ExcData = f.data[st.beat*m.lanes : (st.beat+1)*m.lanes]
@@ -531,7 +539,7 @@ func (m *Model) Step(in In) Out {
 	}
 	if out.HostValid && in.HostReady {
 		st.HostWrites++
-		if f := m.e2; !f.e2[m.e2Pos].read {
+		if m.fl != nil {
 			st.ExtraWrites++
 		}
 	}
@@ -571,11 +579,18 @@ func (m *Model) Step(in In) Out {
 			m.lastE1 = f
 		}
 	}
+	if m.fl != nil && in.HostReady {
+		m.fl = nil
+	}
 	if f := m.e2; f != nil && e2Adv {
 		if f.e2[m.e2Pos].read {
 			m.popped++ // E2 is done with the beat: its place is free from the next cycle
 		}
 		m.e2Pos++
+		if m.e2Pos < len(f.e2) && f.e2[m.e2Pos].extra {
+			m.fl = f.e2[m.e2Pos].write // goes out from the next cycle
+			m.e2Pos++
+		}
 		if m.e2Pos == len(f.e2) {
 			f.E2End, m.e2 = c, nil
 			m.inflight--
@@ -942,7 +957,7 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 		f.Records++
 	}
 	for _, st := range PlanWrites(f.stored, m.lanes, ps) {
-		f.e2 = append(f.e2, e2Step{read: st.Read, beat: st.Beat, write: st.Write})
+		f.e2 = append(f.e2, e2Step{read: st.Read, run: st.Run, extra: st.Extra, beat: st.Beat, write: st.Write})
 		if st.Write != nil {
 			f.Writes++
 		}
@@ -950,7 +965,7 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 }
 
 // Idle reports that no frame is being received or in flight.
-func (m *Model) Idle() bool { return m.cur == nil && len(m.frames) == 0 }
+func (m *Model) Idle() bool { return m.cur == nil && len(m.frames) == 0 && m.fl == nil }
 
 // State describes the model's state after the last Step, for mismatch
 // reports.
@@ -966,11 +981,14 @@ func (m *Model) State() string {
 	if m.e1 != nil {
 		s += fmt.Sprintf("\n  E1 at step %d of frame %d", m.e1Pos, m.e1.Seq)
 	}
+	if m.fl != nil {
+		s += fmt.Sprintf("\n  E2: last write to %#x pending", m.fl.Addr)
+	}
 	if m.e2 != nil {
 		s += fmt.Sprintf("\n  E2 at step %d of frame %d:", m.e2Pos, m.e2.Seq)
 		for i := max(0, m.e2Pos-3); i < min(len(m.e2.e2), m.e2Pos+3); i++ {
 			st := m.e2.e2[i]
-			s += fmt.Sprintf(" [%d: beat %d read %v exc %v write %v]", i, st.beat, st.read, st.exc, st.write != nil)
+			s += fmt.Sprintf(" [%d: beat %d read %v exc %v run %v extra %v write %v]", i, st.beat, st.read, st.exc, st.run, st.extra, st.write != nil)
 		}
 	}
 	return s

@@ -255,6 +255,8 @@ func TestPlanWrites(t *testing.T) {
 	}
 	type step struct {
 		read  bool
+		run   bool
+		extra bool
 		beat  int
 		addr  uint64
 		strb  uint64
@@ -270,31 +272,31 @@ func TestPlanWrites(t *testing.T) {
 		{"no placement: one cycle per beat", 8, 3, nil,
 			[]step{{read: true, beat: 0}, {read: true, beat: 1}, {read: true, beat: 2}}},
 		{"aligned word ends in its beat", 8, 2, []Placement{{Addr: 0x100, Data: data(8), Pos: seq(4, 8)}},
-			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x100, strb: 0xff}}},
-		{"crosses a word boundary inside its last beat: extra cycle", 8, 2,
+			[]step{{read: true, run: true, beat: 0}, {read: true, run: true, beat: 1, write: true, addr: 0x100, strb: 0xff}}},
+		{"crosses a word boundary inside its last beat: an extra write, pending beside the next steps", 8, 3,
 			[]Placement{{Addr: 0x106, Data: data(4), Pos: seq(8, 4)}},
-			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x100, strb: 0xc0},
-				{beat: 1, write: true, addr: 0x108, strb: 0x03}}},
+			[]step{{read: true, beat: 0}, {read: true, run: true, beat: 1, write: true, addr: 0x100, strb: 0xc0},
+				{run: true, extra: true, beat: 1, write: true, addr: 0x108, strb: 0x03}, {read: true, beat: 2}}},
 		{"long payload: one write per host word, in the beat of its last octet", 8, 4,
 			[]Placement{{Addr: 0x203, Data: data(16), Pos: seq(10, 16)}},
-			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x200, strb: 0xf8},
-				{read: true, beat: 2, write: true, addr: 0x208, strb: 0xff},
-				{read: true, beat: 3, write: true, addr: 0x210, strb: 0x07}}},
+			[]step{{read: true, beat: 0}, {read: true, run: true, beat: 1, write: true, addr: 0x200, strb: 0xf8},
+				{read: true, run: true, beat: 2, write: true, addr: 0x208, strb: 0xff},
+				{read: true, run: true, beat: 3, write: true, addr: 0x210, strb: 0x07}}},
 		{"markers inside the payload: positions skip them", 8, 3,
 			[]Placement{{Addr: 0x300, Data: data(8), Pos: append(seq(2, 4), seq(10, 4)...)}},
-			[]step{{read: true, beat: 0}, {read: true, beat: 1, write: true, addr: 0x300, strb: 0xff}, {read: true, beat: 2}}},
+			[]step{{read: true, run: true, beat: 0}, {read: true, run: true, beat: 1, write: true, addr: 0x300, strb: 0xff}, {read: true, beat: 2}}},
 		{"two placements end in one beat (wide): handled again for the second, never merged", 32, 2,
 			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(26, 4)}},
-			[]step{{beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0, write: true, addr: 0x400, strb: 0xf0},
+			[]step{{run: true, beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, run: true, beat: 0, write: true, addr: 0x400, strb: 0xf0},
 				{read: true, beat: 1}}},
-		{"wide: the next placement starts in a later beat: the beat is handled again without a write", 32, 3,
+		{"wide: the next placement starts in a later beat: the beat is handled again without a write, outside a run", 32, 3,
 			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(40, 4)}},
-			[]step{{beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0},
-				{read: true, beat: 1, write: true, addr: 0x400, strb: 0xf0}, {read: true, beat: 2}}},
+			[]step{{run: true, beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 0},
+				{read: true, run: true, beat: 1, write: true, addr: 0x400, strb: 0xf0}, {read: true, beat: 2}}},
 		{"narrow: a placement ends and the next one follows: one cycle per beat", 8, 6,
 			[]Placement{{Addr: 0x400, Data: data(4), Pos: seq(2, 4)}, {Addr: 0x404, Data: data(4), Pos: seq(40, 4)}},
-			[]step{{read: true, beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 1}, {read: true, beat: 2},
-				{read: true, beat: 3}, {read: true, beat: 4}, {read: true, beat: 5, write: true, addr: 0x400, strb: 0xf0}}},
+			[]step{{read: true, run: true, beat: 0, write: true, addr: 0x400, strb: 0xf}, {read: true, beat: 1}, {read: true, beat: 2},
+				{read: true, beat: 3}, {read: true, beat: 4}, {read: true, run: true, beat: 5, write: true, addr: 0x400, strb: 0xf0}}},
 		{"empty payload writes nothing", 8, 1, []Placement{{Addr: 0x500}},
 			[]step{{read: true, beat: 0}}},
 	}
@@ -302,7 +304,7 @@ func TestPlanWrites(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []step
 			for _, s := range PlanWrites(tc.beats, tc.lanes, tc.ps) {
-				g := step{read: s.Read, beat: s.Beat}
+				g := step{read: s.Read, run: s.Run, extra: s.Extra, beat: s.Beat}
 				if s.Write != nil {
 					g.write, g.addr, g.strb = true, s.Write.Addr, s.Write.Strb
 				}

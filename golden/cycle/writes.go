@@ -18,11 +18,17 @@ type HostWrite struct {
 	Strb uint64
 }
 
-// E2Step is one cycle of the E2 stage of a PLACE frame: it reads (and frees)
-// beat Beat when Read, and emits Write when not nil (then it waits on
-// m_host_ready).
+// E2Step is one step of the E2 stage of a PLACE frame: it reads (and
+// frees) beat Beat when Read, and emits Write when not nil (then it waits
+// on m_host_ready). Run: the beat is in the payload run of a placement (at
+// or after its first payload beat; the steps that may write). Extra: the
+// last write of a placement that a step before it could not emit; it is
+// not a step of its own but pending beside the steps that follow, which go
+// on as long as they are not in a run (section 5.4).
 type E2Step struct {
 	Read  bool
+	Run   bool
+	Extra bool
 	Beat  int
 	Write *HostWrite
 }
@@ -54,23 +60,24 @@ func splitWrites(p Placement, lanes int) []pendingWrite {
 	return out
 }
 
-// PlanWrites returns the E2 cycles of a PLACE frame of the given number of
-// beats (section 5.4): each beat is read in one cycle; at 256 and 512 bits
+// PlanWrites returns the E2 steps of a PLACE frame of the given number of
+// beats (section 5.4): each beat is read in one step; at 256 and 512 bits
 // (lanes >= 32) a beat in which the payload of a placement ends, when
 // another placement follows, is handled again for that next placement in
-// the next cycle (and so on). A write goes out in the cycle that handles
-// the beat holding its last octet, except that the last write of a
-// placement whose write before it goes out in the same cycle takes one
-// extra cycle right after, in which no beat is read. Writes of different
-// placements are never merged. Placements are in frame order, each with a
+// the next step (and so on). A write goes out in the step that handles the
+// beat holding its last octet, except that the last write of a placement
+// whose write before it goes out in the same step is an Extra step right
+// after: it goes out in the next cycle, while the steps after it go on
+// until one in a placement's run. Writes of different placements are
+// never merged. Placements are in frame order, each with a
 // payload (empty ones write nothing and are skipped).
 func PlanWrites(beats, lanes int, ps []Placement) []E2Step {
 	ps = slices.DeleteFunc(slices.Clone(ps), func(p Placement) bool { return len(p.Data) == 0 })
 	writes := make([][]pendingWrite, len(ps))
-	endBeat := make([]int, len(ps))
+	startBeat, endBeat := make([]int, len(ps)), make([]int, len(ps))
 	for j, p := range ps {
 		writes[j] = splitWrites(p, lanes)
-		endBeat[j] = p.Pos[len(p.Pos)-1] / lanes
+		startBeat[j], endBeat[j] = p.Pos[0]/lanes, p.Pos[len(p.Pos)-1]/lanes
 	}
 	var steps []E2Step
 	cur, next := 0, 0 // placement handled, its next write
@@ -82,13 +89,13 @@ func PlanWrites(beats, lanes int, ps []Placement) []E2Step {
 				next++
 			}
 			again := lanes >= 32 && cur+1 < len(ps) && endBeat[cur] == b
-			st := E2Step{Read: !again, Beat: b}
+			st := E2Step{Read: !again, Run: cur < len(ps) && b >= startBeat[cur], Beat: b}
 			if len(mine) > 0 {
 				st.Write = mine[0]
 			}
 			steps = append(steps, st)
 			for _, w := range mine[min(1, len(mine)):] {
-				steps = append(steps, E2Step{Beat: b, Write: w})
+				steps = append(steps, E2Step{Run: true, Extra: true, Beat: b, Write: w})
 			}
 			if cur < len(ps) && endBeat[cur] == b {
 				cur, next = cur+1, 0
