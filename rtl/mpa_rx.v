@@ -117,9 +117,11 @@ wire beat_ok = s_axis_tvalid && s_axis_tready;
 reg [15:0] cur_beats;     // beats of the current frame accepted so far
 reg        overflow;      // the current frame outgrew the FIFO: discard the rest
 wire [FIFO_BITS:0] ff_count;
+wire ff_empty_unused;
 wire ff_in_ready;
 wire info_in_ready;
 wire [IQ_BITS:0] info_count_unused;
+wire info_empty_unused;
 wire info_valid;
 wire info_pop;
 
@@ -172,7 +174,7 @@ mpa_rx_fifo #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1), .DEPTH(FIFO_DEPTH)) frame_fif
     .out_data({ff_last, ff_keep, ff_data}),
     .out_valid(ff_valid),
     .out_ready(ff_ready),
-    .count(ff_count)
+    .count(ff_count), .empty(ff_empty_unused)
 );
 
 // ------------------------------------------------------------------ parser
@@ -323,6 +325,7 @@ wire [33:0] wp_head;
 wire        wp_valid;
 wire        wp_pop;
 wire [2:0]  wp_count_unused;
+wire wp_empty_unused;
 wire wp_in_ready;
 mpa_rx_fifo #(.WIDTH(34), .DEPTH(4)) wp_fifo (
     .clk(clk), .rst(rst),
@@ -330,7 +333,7 @@ mpa_rx_fifo #(.WIDTH(34), .DEPTH(4)) wp_fifo (
     .in_valid(lk_pend || wp_push_nt),
     .in_ready(wp_in_ready),
     .out_data(wp_head), .out_valid(wp_valid), .out_ready(wp_pop),
-    .count(wp_count_unused)
+    .count(wp_count_unused), .empty(wp_empty_unused)
 );
 reg frame_had_tuple;
 reg no_tuple;   // a frame ended without a tuple: its dummy entry goes in next cycle
@@ -478,18 +481,19 @@ wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over3, fr_beats3, frm_idx, frm_m
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
 wire [IQ_BITS:0] side_count_unused;
+wire side_empty_unused;
 mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(IQ_DEPTH)) info_fifo (
     .clk(clk), .rst(rst),
     .in_data(side_in), .in_valid(fr_end3), .in_ready(side_in_ready),
     .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
-    .count(side_count_unused)
+    .count(side_count_unused), .empty(side_empty_unused)
 );
 wire [PI_W-1:0] pinfo_head;
 mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(IQ_DEPTH)) pinfo_fifo (
     .clk(clk), .rst(rst),
     .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
     .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
-    .count(info_count_unused)
+    .count(info_count_unused), .empty(info_empty_unused)
 );
 wire [INFO_W-1:0] info_head = {side_head, pinfo_head};
 
@@ -516,7 +520,7 @@ reg [IDX_BITS-1:0] v1_idx;
 wire [IDX_BITS-1:0] info_idx = info_head[61 +: IDX_BITS];
 wire            info_match = info_head[60];
 wire            v0_hazard = v1 && v1_match && info_match && v1_idx == info_idx;
-wire            sq_empty = sq_count == {IQ_BITS+1{1'b0}};
+wire            sq_empty;
 wire            v0_byp = sum_valid && sq_empty && !v0_hazard;
 wire            v0_go = v0_byp || (sq_valid && !v0_hazard);
 wire [SQ_W-1:0] v0_sum = sq_valid ? sq_head : sum_in;
@@ -524,7 +528,7 @@ mpa_rx_fifo #(.WIDTH(SQ_W), .DEPTH(IQ_DEPTH)) sum_fifo (
     .clk(clk), .rst(rst),
     .in_data(sum_in), .in_valid(sum_valid && !v0_byp), .in_ready(sq_in_ready),
     .out_data(sq_head), .out_valid(sq_valid), .out_ready(v0_go),
-    .count(sq_count)
+    .count(sq_count), .empty(sq_empty)
 );
 assign info_pop = v0_go;
 
@@ -776,11 +780,12 @@ wire [VQ_W-1:0] vq_in = {s_nform, i_p0, v2_mph, i_mk && c_m, i_dv, i_stream, s_n
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
 wire [IQ_BITS:0] vq_count_unused;
+wire vq_empty_unused;
 mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(IQ_DEPTH)) verdict_fifo (
     .clk(clk), .rst(rst),
     .in_data(vq_in), .in_valid(v2), .in_ready(vq_in_ready),
     .out_data(vq_head), .out_valid(vq_valid), .out_ready(vq_pop),
-    .count(vq_count_unused)
+    .count(vq_count_unused), .empty(vq_empty_unused)
 );
 
 // ------------------------------------------------------------------ egress
@@ -817,19 +822,21 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), 
 );
 
 wire [IQ_BITS:0] tok_count_unused;
+wire tok_empty_unused;
 mpa_rx_fifo #(.WIDTH(38), .DEPTH(IQ_DEPTH)) tok_fifo (
     .clk(clk), .rst(rst),
     .in_data(tok_in), .in_valid(tok_push), .in_ready(tok_in_ready),
     .out_data(tok_head), .out_valid(tok_valid), .out_ready(tok_pop),
-    .count(tok_count_unused)
+    .count(tok_count_unused), .empty(tok_empty_unused)
 );
 localparam DESC_DEPTH = 1 << $clog2(MAX_FPDUS);
 wire [$clog2(DESC_DEPTH):0] desc_count_unused;
+wire desc_empty_unused;
 mpa_rx_fifo #(.WIDTH(106), .DEPTH(DESC_DEPTH)) desc_fifo (
     .clk(clk), .rst(rst),
     .in_data(desc_in), .in_valid(desc_push), .in_ready(desc_in_ready),
     .out_data(desc_head), .out_valid(desc_valid), .out_ready(desc_pop),
-    .count(desc_count_unused)
+    .count(desc_count_unused), .empty(desc_empty_unused)
 );
 
 mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
@@ -845,7 +852,8 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
 
 wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
-                 tok_count_unused, desc_count_unused, cfg_index, i_flags[7:3], v2_sum[0]};
+                 tok_count_unused, desc_count_unused, sq_count, ff_empty_unused, wp_empty_unused, side_empty_unused,
+                 info_empty_unused, vq_empty_unused, tok_empty_unused, desc_empty_unused, cfg_index, i_flags[7:3], v2_sum[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer

@@ -559,6 +559,7 @@ end else begin : g_wide
     // the frame ends in E1 with its VERDICT beat (no records), its last
     // record's beat or its last discard
     wire took = pre || (lk && lk_head);
+    wire [15:0] f_nrec_m1 = f_nrec - 16'd1;
     wire fin_vs = vs_ok && f_nrec == 16'd0;
     wire fin_rec = (pd_ok && !cf_more) || (disc && cf_left == 16'd1);
     assign tok_valid = fin_vs || fin_rec;
@@ -602,7 +603,7 @@ end else begin : g_wide
         if (vs_ok) begin
             cf_v <= f_nrec != 16'd0;
             cf_place <= place;
-            cf_left <= f_nrec - {15'd0, took};
+            cf_left <= took ? f_nrec_m1 : f_nrec;   // the subtract off the handshake path
             cf_more <= took ? f_nrec != 16'd1 : f_nrec != 16'd0;
             cf_idx <= f_idx;
             cf_dv <= f_dv;

@@ -8,7 +8,8 @@
  * (a power of two) of WIDTH bits, in a RAM with a registered read.
  *
  * in_ready is high while the FIFO has room; out_valid while it holds an
- * entry, with the head on out_data. count is the number of entries.
+ * entry, with the head on out_data. count is the number of entries and
+ * empty is count == 0 (one compare of the pointers, no subtract).
  * Latency: an entry written in cycle t is on out_data from cycle t+2 (one
  * cycle to write the RAM, one to read it into the output register).
  */
@@ -28,7 +29,8 @@ module mpa_rx_fifo #(
     output wire                  out_valid,
     input  wire                  out_ready,
 
-    output wire [ADDR_WIDTH:0]   count
+    output wire [ADDR_WIDTH:0]   count,
+    output wire                  empty       // count == 0, as one compare of the pointers
 );
 
 reg [WIDTH-1:0] mem [0:DEPTH-1];
@@ -44,6 +46,7 @@ assign in_ready = !((wr_ptr ^ rd_ptr) == {1'b1, {ADDR_WIDTH{1'b0}}});
 assign out_data = out_q;
 assign out_valid = out_q_valid;
 assign count = (wr_ptr - rd_ptr) + {{ADDR_WIDTH{1'b0}}, out_q_valid};
+assign empty = ram_empty && !out_q_valid;
 
 always @(posedge clk) begin
     if (in_valid && in_ready)

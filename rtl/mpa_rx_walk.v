@@ -786,8 +786,27 @@ always @(posedge clk) begin
     d_exSn <= dn_exSn;
     d_Pendx <= cd_B + {{(PW-LW){1'b0}}, cd_hi} + 1'b1;
     d_Bn <= cd_B[PW-1:LW] + 1'b1;
-    if (rst)
+    // The delayed copies stage E reads are reset, so that synthesis keeps
+    // them as flip-flops rather than the tail of a shift-register LUT (an
+    // SRL read is a LUT level before stage E's logic).
+    if (rst) begin
         d_valid <= 1'b0;
+        d_data <= {DATA_WIDTH{1'b0}};
+        d_pmask <= {WPB{1'b0}};
+        d_first <= 1'b0;
+        d_last <= 1'b0;
+        d_pfirst <= 1'b0;
+        d_B <= {PW{1'b0}};
+        d_con <= 1'b0;
+        d_grid <= 1'b0;
+        d_mkP0 <= 1'b0;
+        d_E <= {PW*WPB{1'b0}};
+        d_small <= {WPB{1'b0}};
+        d_fm <= {WPB{1'b0}};
+        d_mk <= {WPB{1'b0}};
+        d_mkprev <= {WPB{1'b0}};
+        d_hs <= {3*WPB{1'b0}};
+    end
 end
 
 // ========================================================== stage E: the walk
@@ -1110,6 +1129,40 @@ function [SW-1:0] eng_slot(input [SW-1:0] base, input carried, input [3:0] i);
     end
 endfunction
 
+// eng_slot(base, carried, i) == k, written as a match of (base, carried)
+// against the pairs that give k: with i and k constant (loop indices) it
+// is one LUT of the SW + 1 register bits, with no adder (a CARRY4) before
+// the slot selects.
+function slot_hit(input [SW-1:0] base, input carried, input [3:0] i, input [SW-1:0] k);
+    integer hb, hc;
+    begin
+        slot_hit = 1'b0;
+        for (hb = 0; hb < (1 << SW); hb = hb + 1)
+            for (hc = 0; hc < 2; hc = hc + 1)
+                if (base == hb[SW-1:0] && carried == hc[0] && eng_slot(hb[SW-1:0], hc[0], i) == k)
+                    slot_hit = 1'b1;
+    end
+endfunction
+
+// om - ptr == os + one (ptr a 14-bit word distance, om and os word offsets
+// in the beat, one 0 or 1) without a subtract: it holds iff ptr is the word
+// offset om - os - one >= 0, compared by cases of (om, os), so that the
+// marker checks are LUTs of registers with no carry chain before the slot
+// selects.
+function ptr_is(input [LW-1:0] om, input [LW-1:0] os, input [13:0] ptr, input one);
+    integer pv, po, pd;
+    reg hit;
+    begin
+        hit = 1'b0;
+        for (pv = 0; pv < WPB; pv = pv + 1)
+            for (po = 0; po < WPB; po = po + 1) begin
+                pd = pv - po - (one ? 1 : 0);
+                hit = hit | (pd >= 0 && om == pv[LW-1:0] && os == po[LW-1:0] && ptr[LW-1:0] == pd[LW-1:0]);
+            end
+        ptr_is = hit && ptr[13:LW] == {(14-LW){1'b0}};
+    end
+endfunction
+
 reg [SW-1:0] sp = 0;        // engine slot of the next FPDU to start
 
 // Per candidate c (rank c < KMAX, or c == KMAX: an FPDU that starts with
@@ -1141,7 +1194,34 @@ reg [KMAX*4*PW-1:0] xr_hp;
 reg [KMAX*4-1:0] xr_hit;
 reg [KMAX*4*LW-1:0] xr_wo;
 reg [KMAX-1:0] xr_done;
-integer xc, xk, xj, xh;
+integer xc, xk, xj, xh, xq, xg, xf;
+
+// The marker pointer checks per candidate (a block of their own):
+// om - ptr == os (okp) and om - ptr - 1 == os, as om - ptr == os + 1 (eqr).
+always @* begin
+    for (xq = 0; xq <= KMAX; xq = xq + 1) begin
+        xc_okp[xq] = ptr_is(e_om, xq < KMAX ? e_ros[xq*LW +: LW] : {LW{1'b1}}, e_ptr, 1'b0);
+        xc_eqr[xq] = ptr_is(e_om, xq < KMAX ? e_ros[xq*LW +: LW] : {LW{1'b1}}, e_ptr, 1'b1);
+    end
+end
+
+// Per record rank, the words up to its last ULPDU octet's word (xc_lwm) and
+// whether that word is payload (xc_lpay). With E's word offset e = E mod
+// WPB the last word (E - 1) mod WPB is e - 1, or WPB - 1 for e == 0:
+// compares of e with constants, no decrement before them.
+always @* begin
+    xc_lwm = 0;
+    xc_lpay = 0;
+    for (xq = 0; xq < KMAX; xq = xq + 1)
+        for (xg = 0; xg < WPB; xg = xg + 1) begin
+            if (e_rE[xq*PW +: LW] == xg[LW-1:0])
+                xc_lpay[xq] = e_pmask[(xg + WPB - 1) % WPB];
+            xc_lwm[xq*WPB + xg] = e_rE[xq*PW +: LW] == {LW{1'b0}};
+            for (xf = xg + 1; xf < WPB; xf = xf + 1)
+                if (e_rE[xq*PW +: LW] == xf[LW-1:0])
+                    xc_lwm[xq*WPB + xg] = 1'b1;
+        end
+end
 
 always @* begin
     // Markers: FPDUPTR/4 == (marker word) - (FPDU's first word) reads
@@ -1152,32 +1232,20 @@ always @* begin
     xc_Sopen = 0;
     xc_fwm = 0;
     xc_lead = 0;
-    xc_okp = 0;
-    xc_eqr = 0;
     xc_dnz = 0;
     xc_Em1v = 0;
-    xc_lwm = 0;
     xc_endin = 0;
-    xc_lpay = 0;
     for (xc = 0; xc <= KMAX; xc = xc + 1) begin
         xc_os = xc < KMAX ? e_ros[xc*LW +: LW] : {LW{1'b1}};
         xc_Sopen[xc*PW +: PW] = e_B + {{(PW-LW){1'b0}}, xc_os};
         for (xj = 0; xj < WPB; xj = xj + 1)
             xc_fwm[xc*WPB + xj] = xj >= xc_os;
         xc_lead[xc] = e_mkany && e_om == xc_os;
-        xc_okp[xc] = xc_mq == {{(PW-LW){1'b0}}, xc_os};
-        // om - ptr - 1 == os, as om - ptr == os + 1: one subtract on the path
-        xc_eqr[xc] = xc_mq == {{(PW-LW){1'b0}}, xc_os} + 1'b1;
         xc_dnz[xc] = e_om != xc_os;
         if (xc < KMAX) begin
             xc_Em1 = e_rE[xc*PW +: PW] - 1'b1;
             xc_Em1v[xc*PW +: PW] = xc_Em1;
             xc_endin[xc] = xc_Em1[PW-1:LW] == e_B[PW-1:LW];
-            for (xj = 0; xj < WPB; xj = xj + 1) begin
-                xc_lwm[xc*WPB + xj] = xj <= xc_Em1[LW-1:0];
-                if (xc_Em1[LW-1:0] == xj[LW-1:0])
-                    xc_lpay[xc] = e_pmask[xj];
-            end
         end
     end
 
@@ -1198,7 +1266,7 @@ always @* begin
     for (xk = 0; xk < NCRC; xk = xk + 1) begin
         xs_m = 0;
         for (xc = 0; xc < KMAX; xc = xc + 1) begin
-            if (e_valid && xc < e_ndec && eng_slot(sp, e_carried, xc[3:0]) == xk[SW-1:0]) begin
+            if (e_valid && xc < e_ndec && slot_hit(sp, e_carried, xc[3:0], xk[SW-1:0])) begin
                 xs_dec[xk] = 1'b1;
                 xs_small[xk] = e_rsmall[xc];
                 xs_endin[xk] = xc_endin[xc];
@@ -1209,7 +1277,10 @@ always @* begin
                     xs_m[xc] = 1'b1;
             end
         end
-        xs_pm = e_valid && e_pend && eng_slot(sp, e_carried, {1'b0, e_ndec}) == xk[SW-1:0];
+        xs_pm = 1'b0;
+        for (xc = 0; xc < 8; xc = xc + 1)
+            if (e_ndec == xc[2:0] && slot_hit(sp, e_carried, xc[3:0], xk[SW-1:0]))
+                xs_pm = e_valid && e_pend;
         if (xs_pm)
             xs_m = 0;
         xs_m[KMAX] = xs_pm;
