@@ -793,8 +793,15 @@ mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(IQ_DEPTH)) verdict_fifo (
 // host writes. E1 hands each frame to E2 with a token and the placement
 // descriptors of its FPDUs.
 wire tok_pop, e2_done;
+// inflight +- 1 made from the register, selected by the handshakes
+wire       infl_in = beat_ok && s_axis_tlast;
+wire [5:0] inflight_p1 = inflight + 6'd1;
+wire [5:0] inflight_m1 = inflight - 6'd1;
 always @(posedge clk) begin
-    inflight <= inflight + ((beat_ok && s_axis_tlast) ? 6'd1 : 6'd0) - (e2_done ? 6'd1 : 6'd0);
+    if (infl_in && !e2_done)
+        inflight <= inflight_p1;
+    else if (!infl_in && e2_done)
+        inflight <= inflight_m1;
     if (rst)
         inflight <= 6'd0;
 end
@@ -817,8 +824,10 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), 
     .rec_hdr(rec_hdr),
     .cfg_valid(cfg_valid && cfg_ready), .cfg_op(cfg_op), .cfg_index(cfg_index), .cfg_data(cfg_data), .busy(ddp_busy),
     .m_evt_tdata(m_evt_tdata), .m_evt_tkeep(m_evt_tkeep), .m_evt_tvalid(m_evt_tvalid), .m_evt_tready(m_evt_tready),
-    .tok_valid(tok_push), .tok_ready(tok_in_ready), .tok_data(tok_in),
-    .desc_valid(desc_push), .desc_ready(desc_in_ready), .desc_data(desc_in)
+    // the token and descriptor FIFOs are never full (MAX_INFLIGHT tokens,
+    // MAX_FPDUS descriptors; asserted below): E1 does not wait on them
+    .tok_valid(tok_push), .tok_ready(1'b1), .tok_data(tok_in),
+    .desc_valid(desc_push), .desc_ready(1'b1), .desc_data(desc_in)
 );
 
 wire [IQ_BITS:0] tok_count_unused;
@@ -853,7 +862,7 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
 wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
                  info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
                  tok_count_unused, desc_count_unused, sq_count, ff_empty_unused, wp_empty_unused, side_empty_unused,
-                 info_empty_unused, vq_empty_unused, tok_empty_unused, desc_empty_unused, cfg_index, i_flags[7:3], v2_sum[0]};
+                 tok_in_ready, desc_in_ready, info_empty_unused, vq_empty_unused, tok_empty_unused, desc_empty_unused, cfg_index, i_flags[7:3], v2_sum[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer
