@@ -221,7 +221,7 @@ always @(posedge clk) begin
     if (lk_en) begin
         n <= n_w[15:0];
         short_q <= n_w[16];
-        nz_q <= n_w[15:0] != 16'd0;
+        nz_q <= h_t ? rec_ulen != 16'd14 : rec_ulen != 16'd18;   // n != 0, no subtract before it
         e_lo <= e_lo_w;
         e_hi <= e_hi_w;
         e_hi1 <= {1'b0, e_hi_w} + 33'd1;

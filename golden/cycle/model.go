@@ -52,11 +52,14 @@
 //     10-13) and QN (octet 9, bits 1:0) as the ULPDU holds them, whatever
 //     the DDP check found; a bad FCS drops a frame with code 0 before any
 //     other check;
-//   - at 256 and 512 bits (no RTL variant to check against yet), the
+//   - at 256 and 512 bits (checked by cosim/rxlock since issue 12), the
 //     "placed FPDUs" whose payload ends in a beat and that make the beat be
 //     handled again for the next one are those with a payload of n > 0
 //     octets (the ones that write); the beat is freed in the last cycle
-//     that handles it.
+//     that handles it;
+//   - a last write left pending (section 5.4) holds back only the steps in
+//     a payload run (PlanWrites' Run: from the beat of a placement's first
+//     payload octet to the beat of its last), as the RTL's in_run.
 //
 // Situations the model does not cover are reported in Model.Err rather
 // than guessed: a context write to a frame's slot between its lookup and
