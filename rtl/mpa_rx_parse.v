@@ -108,7 +108,6 @@ reg [7:0]  flags_r;
 // from its word on, and nothing is read at a word before the fields that
 // locate it, so these end-of-beat values are what a word-by-word walk sees.
 localparam NB = 23 / WPB + 1;          // beats that hold words 0 .. 23
-localparam MAXW = 23;                  // last word at a field: tw + 3 <= 20 + 3
 reg [NB-1:0] bn;                       // one-hot beat number (0 past NB-1)
 reg [CNT_BITS-1:0] kq [0:WPB-1];       // word index of each slot
 
@@ -118,7 +117,7 @@ function [31:0] wordm(input [DATA_WIDTH-1:0] wv, input integer m);
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
-integer j, m, d;
+integer j, d;
 reg        c_vlan, c_vlan_k, c_etype_k, c_ihl_k, c_doff_k;
 reg [15:0] c_etype;
 reg [3:0]  c_ihl, c_ver, c_doff;
@@ -133,9 +132,6 @@ reg [15:0] w3, w4;
 reg [31:0] wi;
 reg [15:0] et3;
 reg [4:0]  fv0, fv1;                   // IPv4 header word d in this beat (no tag / tag)
-reg [3:0]  ihl0, ihl1;                 // the header length without / with a tag
-reg [MAXW:0] hit_tw;                   // word m is the first TCP word
-reg [WPB-1:0] s_tu, s_sq, s_do;        // slot holds the ports / sequence / data offset word
 
 always @* begin
     wi = wordm(w_data, 3);
@@ -160,10 +156,6 @@ always @* begin
     c_ver = ver_r; c_ihl = ihl_r; c_tlen = tlen_r; c_frag = frag_r; c_proto = proto_r;
     c_src = src_r; c_dst = dst_r;
     c_ihl_k = in_frame && ihl_k;
-    wi = wordm(w_data, 4);
-    ihl0 = fv0[0] ? wi[3:0] : ihl_r;
-    wi = wordm(w_data, 5);
-    ihl1 = fv1[0] ? wi[3:0] : ihl_r;
     if (c_vlan ? fv1[0] : fv0[0]) begin
         wi = c_vlan ? wordm(w_data, 5) : wordm(w_data, 4);
         c_ver = wi[7:4];
@@ -189,37 +181,99 @@ always @* begin
     end
     ipw = c_vlan ? 16'd5 : 16'd4;
     tw = ipw + {12'd0, c_ihl};
-    // TCP header: the first TCP word is tw = ipw + ihl (from ipw on, so a
-    // stale header length never points into a beat before the header's)
-    hit_tw = {(MAXW+1){1'b0}};
-    for (m = 4; m <= 20; m = m + 1)
-        hit_tw[m] = c_vlan ? (m >= 5 && {28'd0, ihl1} == m - 5) : {28'd0, ihl0} == m - 4;
-    s_tu = {WPB{1'b0}}; s_sq = {WPB{1'b0}}; s_do = {WPB{1'b0}};
-    for (m = 4; m <= 20; m = m + 1) begin
-        if (bn[m / WPB] && hit_tw[m])
-            s_tu[m % WPB] = 1'b1;
-        if (bn[(m + 1) / WPB] && hit_tw[m])
-            s_sq[(m + 1) % WPB] = 1'b1;
-        if (bn[(m + 3) / WPB] && hit_tw[m])
-            s_do[(m + 3) % WPB] = 1'b1;
+end
+
+// TCP header fields. Field f (0 the ports, 1 the sequence number, 3 the
+// data offset and flags) is word 4 + v + ihl + f, v the tag. The words
+// that locate it are in beat IB (the IPv4 header's first word, with or
+// without a tag: 4 / WPB = 5 / WPB at every width). In beat IB the header
+// length is this beat's: the field is a select of the beat's words indexed
+// by the header-length bits themselves, one per tag case, the tag choosing
+// last. In a later beat the tag and the header length are registers (set
+// in beats 3 / WPB and IB of this frame): a select indexed by {vlan_r,
+// ihl_r}. In a beat before IB no field word is in the beat. These are the
+// per-word walk's values with no decoded position between the words and
+// the select (they are on the beat's shortest-slack path).
+localparam IB = 4 / WPB;
+
+/* verilator lint_off UNUSEDSIGNAL */
+// the beat's words as 16 entries indexed by the header length (tag case v)
+function [16*32-1:0] dtab(input [DATA_WIDTH-1:0] wv, input integer v, input integer f);
+    integer i;
+    begin
+        for (i = 0; i < 16; i = i + 1)
+            dtab[32*i +: 32] = wv[32*((4 + v + i + f) % WPB) +: 32];
     end
-    c_sport = sport_r; c_dport = dport_r; c_seq = seq_r; c_doff = doff_r; c_flags = flags_r;
-    c_doff_k = in_frame && doff_k;
-    c_tuple_done = |s_tu;
-    for (j = 0; j < WPB; j = j + 1) begin
-        wi = w_data[32*j +: 32];
-        if (s_tu[j]) begin
-            c_sport = {wi[7:0], wi[15:8]};
-            c_dport = {wi[23:16], wi[31:24]};
-        end
-        if (s_sq[j])
-            c_seq = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
-        if (s_do[j]) begin
-            c_doff = wi[7:4];
-            c_doff_k = 1'b1;
-            c_flags = wi[15:8];
-        end
+endfunction
+// the header lengths at which field f is in beat IB (tag case v)
+function [15:0] dhit(input integer v, input integer f);
+    integer i;
+    begin
+        for (i = 0; i < 16; i = i + 1)
+            dhit[i] = 4 + v + i + f < WPB * (IB + 1);
     end
+endfunction
+// the beat's words as 32 entries indexed by {tag, header length}
+function [32*32-1:0] rtab(input [DATA_WIDTH-1:0] wv, input integer f);
+    integer k;
+    begin
+        for (k = 0; k < 32; k = k + 1)
+            rtab[32*k +: 32] = wv[32*((4 + k / 16 + k % 16 + f) % WPB) +: 32];
+    end
+endfunction
+// field f in this beat, per {tag, header length}
+function [31:0] rhit(input [NB-1:0] b, input integer f);
+    integer k;
+    begin
+        for (k = 0; k < 32; k = k + 1)
+            rhit[k] = b[(4 + k / 16 + k % 16 + f) / WPB];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+localparam [15:0] DH00 = dhit(0, 0), DH10 = dhit(1, 0);
+localparam [15:0] DH01 = dhit(0, 1), DH11 = dhit(1, 1);
+localparam [15:0] DH03 = dhit(0, 3), DH13 = dhit(1, 3);
+
+reg  [3:0]  ihl_d0, ihl_d1;            // this beat's header length (tag case 0 / 1)
+wire [4:0]  rk = {vlan_r, ihl_r};
+wire [31:0] rh0 = rhit(bn, 0), rh1 = rhit(bn, 1), rh3 = rhit(bn, 3);
+wire [16*32-1:0] dt00 = dtab(w_data, 0, 0), dt10 = dtab(w_data, 1, 0);
+wire [16*32-1:0] dt01 = dtab(w_data, 0, 1), dt11 = dtab(w_data, 1, 1);
+wire [16*32-1:0] dt03 = dtab(w_data, 0, 3), dt13 = dtab(w_data, 1, 3);
+wire [32*32-1:0] rt0 = rtab(w_data, 0), rt1 = rtab(w_data, 1), rt3 = rtab(w_data, 3);
+reg         h_tu, h_sq, h_do;          // the field's word is in this beat
+reg  [31:0] v_tu, v_sq;                // and is this word
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [31:0] v_do, wt;
+/* verilator lint_on UNUSEDSIGNAL */
+always @* begin
+    wt = wordm(w_data, 4);
+    ihl_d0 = wt[3:0];
+    wt = wordm(w_data, 5);
+    ihl_d1 = wt[3:0];
+    if (bn[IB]) begin
+        h_tu = c_vlan ? DH10[ihl_d1] : DH00[ihl_d0];
+        v_tu = c_vlan ? dt10[32*ihl_d1 +: 32] : dt00[32*ihl_d0 +: 32];
+        h_sq = c_vlan ? DH11[ihl_d1] : DH01[ihl_d0];
+        v_sq = c_vlan ? dt11[32*ihl_d1 +: 32] : dt01[32*ihl_d0 +: 32];
+        h_do = c_vlan ? DH13[ihl_d1] : DH03[ihl_d0];
+        v_do = c_vlan ? dt13[32*ihl_d1 +: 32] : dt03[32*ihl_d0 +: 32];
+    end else begin
+        h_tu = rh0[rk];
+        v_tu = rt0[32*rk +: 32];
+        h_sq = rh1[rk];
+        v_sq = rt1[32*rk +: 32];
+        h_do = rh3[rk];
+        v_do = rt3[32*rk +: 32];
+    end
+    c_tuple_done = h_tu;
+    c_sport = h_tu ? {v_tu[7:0], v_tu[15:8]} : sport_r;
+    c_dport = h_tu ? {v_tu[23:16], v_tu[31:24]} : dport_r;
+    c_seq = h_sq ? {v_sq[7:0], v_sq[15:8], v_sq[23:16], v_sq[31:24]} : seq_r;
+    c_doff = h_do ? v_do[7:4] : doff_r;
+    c_flags = h_do ? v_do[15:8] : flags_r;
+    c_doff_k = h_do || (in_frame && doff_k);
 end
 
 always @(posedge clk) begin
