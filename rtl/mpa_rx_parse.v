@@ -28,7 +28,9 @@
  * tuple_done) are combinational from the beat that completes them (then
  * registered); each field sits at a fixed word once the tag and the IPv4
  * header length are known, and "word m is in this beat" is a registered
- * one-hot beat number, so no position is computed on the beat's path.
+ * one-hot beat number, so no position is computed on the beat's path; the
+ * TCP fields are selects of the beat's words indexed by the header-length
+ * bits themselves (this beat's or the registers'), the tag choosing last.
  * The checksums go through adder trees over the 16-bit units of each beat
  * (2 * DATA_WIDTH/32 + 1 leaves, TL = clog2 of that many levels, a register
  * per level), then into 17-bit running sums with one end-around fold per
