@@ -215,14 +215,6 @@ function [15:0] dhit(input integer v, input integer f);
             dhit[i] = 4 + v + i + f < WPB * (IB + 1);
     end
 endfunction
-// the beat's words as 32 entries indexed by {tag, header length}
-function [32*32-1:0] rtab(input [DATA_WIDTH-1:0] wv, input integer f);
-    integer k;
-    begin
-        for (k = 0; k < 32; k = k + 1)
-            rtab[32*k +: 32] = wv[32*((4 + k / 16 + k % 16 + f) % WPB) +: 32];
-    end
-endfunction
 // field f in this beat, per {tag, header length}
 function [31:0] rhit(input [NB-1:0] b, input integer f);
     integer k;
@@ -243,7 +235,8 @@ wire [31:0] rh0 = rhit(bn, 0), rh1 = rhit(bn, 1), rh3 = rhit(bn, 3);
 wire [16*32-1:0] dt00 = dtab(w_data, 0, 0), dt10 = dtab(w_data, 1, 0);
 wire [16*32-1:0] dt01 = dtab(w_data, 0, 1), dt11 = dtab(w_data, 1, 1);
 wire [16*32-1:0] dt03 = dtab(w_data, 0, 3), dt13 = dtab(w_data, 1, 3);
-wire [32*32-1:0] rt0 = rtab(w_data, 0), rt1 = rtab(w_data, 1), rt3 = rtab(w_data, 3);
+// the same words as 32 entries indexed by {tag, header length}
+wire [32*32-1:0] rt0 = {dt10, dt00}, rt1 = {dt11, dt01}, rt3 = {dt13, dt03};
 reg         h_tu, h_sq, h_do;          // the field's word is in this beat
 reg  [31:0] v_tu, v_sq;                // and is this word
 /* verilator lint_off UNUSEDSIGNAL */
