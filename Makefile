@@ -1,5 +1,6 @@
 # mparx top-level Makefile. `make run` replays the built-in vectors, `make test`
-# runs every test (after `make deps`). RTL and co-simulation rules are in mk/.
+# runs every test (after `make deps`). The RTL, co-simulation, synthesis and
+# vector rules are in mk/.
 GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
@@ -11,7 +12,11 @@ all: test
 deps:
 	@sh scripts/deps.sh
 
-include mk/rtl.mk
+include mk/common.mk
+include mk/sim.mk
+include mk/lint.mk
+include mk/synth.mk
+include mk/levels.mk
 include mk/vectors.mk
 include mk/fuzz.mk
 

@@ -3,7 +3,6 @@
 # fails when the committed files differ from a fresh generation.
 # `make gen-vecs` is the same target. Soak sets: `make soak-vecs SCALE=64`
 # writes a larger set to $(SOAK_DIR) (not committed).
-GO        ?= go
 SCALE     ?= 16
 SOAK_DIR  ?= build/soak-vectors
 

@@ -27,6 +27,9 @@
  * the verdict at the earliest, E2 three cycles after E1 is done with it
  * (docs/design.md section 5 is the exact contract).
  */
+// Queue outputs that a queue's user does not need (count, empty, full) are
+// left open.
+/* verilator lint_off PINCONNECTEMPTY */
 module mpa_rx #(
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH / 8,
@@ -117,11 +120,8 @@ wire beat_ok = s_axis_tvalid && s_axis_tready;
 reg [15:0] cur_beats;     // beats of the current frame accepted so far
 reg        overflow;      // the current frame outgrew the FIFO: discard the rest
 wire [FIFO_BITS:0] ff_count;
-wire ff_empty_unused;
 wire ff_in_ready;
 wire info_in_ready;
-wire [IQ_BITS:0] info_count_unused;
-wire info_empty_unused;
 wire info_valid;
 wire info_pop;
 
@@ -168,13 +168,13 @@ wire                  ff_valid;
 wire                  ff_ready;
 mpa_rx_fifo #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1), .DEPTH(FIFO_DEPTH)) frame_fifo (
     .clk(clk), .rst(rst),
-    .in_data({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
-    .in_valid(ff_write),
-    .in_ready(ff_in_ready),
-    .out_data({ff_last, ff_keep, ff_data}),
-    .out_valid(ff_valid),
-    .out_ready(ff_ready),
-    .count(ff_count), .empty(ff_empty_unused)
+    .s_axis_tdata({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
+    .s_axis_tvalid(ff_write),
+    .s_axis_tready(ff_in_ready),
+    .m_axis_tdata({ff_last, ff_keep, ff_data}),
+    .m_axis_tvalid(ff_valid),
+    .m_axis_tready(ff_ready),
+    .count(ff_count), .empty(), .full()
 );
 
 // ------------------------------------------------------------------ parser
@@ -324,16 +324,14 @@ reg         wp_push_nt;   // frame ended without a tuple: push a dummy entry
 wire [33:0] wp_head;
 wire        wp_valid;
 wire        wp_pop;
-wire [2:0]  wp_count_unused;
-wire wp_empty_unused;
 wire wp_in_ready;
 mpa_rx_fifo #(.WIDTH(34), .DEPTH(4)) wp_fifo (
     .clk(clk), .rst(rst),
-    .in_data(lk_pend ? wp_in : 34'd0),
-    .in_valid(lk_pend || wp_push_nt),
-    .in_ready(wp_in_ready),
-    .out_data(wp_head), .out_valid(wp_valid), .out_ready(wp_pop),
-    .count(wp_count_unused), .empty(wp_empty_unused)
+    .s_axis_tdata(lk_pend ? wp_in : 34'd0),
+    .s_axis_tvalid(lk_pend || wp_push_nt),
+    .s_axis_tready(wp_in_ready),
+    .m_axis_tdata(wp_head), .m_axis_tvalid(wp_valid), .m_axis_tready(wp_pop),
+    .count(), .empty(), .full()
 );
 reg frame_had_tuple;
 reg no_tuple;   // a frame ended without a tuple: its dummy entry goes in next cycle
@@ -480,20 +478,18 @@ end
 wire [INFO_W-PI_W-1:0] side_in = {frm_x, p0, fr_over3, fr_beats3, frm_idx, frm_match};
 wire [INFO_W-PI_W-1:0] side_head;
 wire side_valid, side_in_ready;
-wire [IQ_BITS:0] side_count_unused;
-wire side_empty_unused;
 mpa_rx_fifo #(.WIDTH(INFO_W - PI_W), .DEPTH(IQ_DEPTH)) info_fifo (
     .clk(clk), .rst(rst),
-    .in_data(side_in), .in_valid(fr_end3), .in_ready(side_in_ready),
-    .out_data(side_head), .out_valid(side_valid), .out_ready(info_pop),
-    .count(side_count_unused), .empty(side_empty_unused)
+    .s_axis_tdata(side_in), .s_axis_tvalid(fr_end3), .s_axis_tready(side_in_ready),
+    .m_axis_tdata(side_head), .m_axis_tvalid(side_valid), .m_axis_tready(info_pop),
+    .count(), .empty(), .full()
 );
 wire [PI_W-1:0] pinfo_head;
 mpa_rx_fifo #(.WIDTH(PI_W), .DEPTH(IQ_DEPTH)) pinfo_fifo (
     .clk(clk), .rst(rst),
-    .in_data({f_plen, f_flags, f_seq, f_drop, f_class}), .in_valid(f_valid), .in_ready(info_in_ready),
-    .out_data(pinfo_head), .out_valid(info_valid), .out_ready(info_pop),
-    .count(info_count_unused), .empty(info_empty_unused)
+    .s_axis_tdata({f_plen, f_flags, f_seq, f_drop, f_class}), .s_axis_tvalid(f_valid), .s_axis_tready(info_in_ready),
+    .m_axis_tdata(pinfo_head), .m_axis_tvalid(info_valid), .m_axis_tready(info_pop),
+    .count(), .empty(), .full()
 );
 wire [INFO_W-1:0] info_head = {side_head, pinfo_head};
 
@@ -526,9 +522,9 @@ wire            v0_go = v0_byp || (sq_valid && !v0_hazard);
 wire [SQ_W-1:0] v0_sum = sq_valid ? sq_head : sum_in;
 mpa_rx_fifo #(.WIDTH(SQ_W), .DEPTH(IQ_DEPTH)) sum_fifo (
     .clk(clk), .rst(rst),
-    .in_data(sum_in), .in_valid(sum_valid && !v0_byp), .in_ready(sq_in_ready),
-    .out_data(sq_head), .out_valid(sq_valid), .out_ready(v0_go),
-    .count(sq_count), .empty(sq_empty)
+    .s_axis_tdata(sum_in), .s_axis_tvalid(sum_valid && !v0_byp), .s_axis_tready(sq_in_ready),
+    .m_axis_tdata(sq_head), .m_axis_tvalid(sq_valid), .m_axis_tready(v0_go),
+    .count(sq_count), .empty(sq_empty), .full()
 );
 assign info_pop = v0_go;
 
@@ -779,13 +775,11 @@ wire [VQ_W-1:0] vq_in = {s_nform, i_p0, v2_mph, i_mk && c_m, i_dv, i_stream, s_n
                          i_seq, v2_idx, i_over ? 2'd0 : i_drop, reason, verdict};
 wire [VQ_W-1:0] vq_head;
 wire vq_valid, vq_pop, vq_in_ready;
-wire [IQ_BITS:0] vq_count_unused;
-wire vq_empty_unused;
 mpa_rx_fifo #(.WIDTH(VQ_W), .DEPTH(IQ_DEPTH)) verdict_fifo (
     .clk(clk), .rst(rst),
-    .in_data(vq_in), .in_valid(v2), .in_ready(vq_in_ready),
-    .out_data(vq_head), .out_valid(vq_valid), .out_ready(vq_pop),
-    .count(vq_count_unused), .empty(vq_empty_unused)
+    .s_axis_tdata(vq_in), .s_axis_tvalid(v2), .s_axis_tready(vq_in_ready),
+    .m_axis_tdata(vq_head), .m_axis_tvalid(vq_valid), .m_axis_tready(vq_pop),
+    .count(), .empty(), .full()
 );
 
 // ------------------------------------------------------------------ egress
@@ -830,22 +824,18 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), 
     .desc_valid(desc_push), .desc_ready(1'b1), .desc_data(desc_in)
 );
 
-wire [IQ_BITS:0] tok_count_unused;
-wire tok_empty_unused;
 mpa_rx_fifo #(.WIDTH(38), .DEPTH(IQ_DEPTH)) tok_fifo (
     .clk(clk), .rst(rst),
-    .in_data(tok_in), .in_valid(tok_push), .in_ready(tok_in_ready),
-    .out_data(tok_head), .out_valid(tok_valid), .out_ready(tok_pop),
-    .count(tok_count_unused), .empty(tok_empty_unused)
+    .s_axis_tdata(tok_in), .s_axis_tvalid(tok_push), .s_axis_tready(tok_in_ready),
+    .m_axis_tdata(tok_head), .m_axis_tvalid(tok_valid), .m_axis_tready(tok_pop),
+    .count(), .empty(), .full()
 );
 localparam DESC_DEPTH = 1 << $clog2(MAX_FPDUS);
-wire [$clog2(DESC_DEPTH):0] desc_count_unused;
-wire desc_empty_unused;
 mpa_rx_fifo #(.WIDTH(106), .DEPTH(DESC_DEPTH)) desc_fifo (
     .clk(clk), .rst(rst),
-    .in_data(desc_in), .in_valid(desc_push), .in_ready(desc_in_ready),
-    .out_data(desc_head), .out_valid(desc_valid), .out_ready(desc_pop),
-    .count(desc_count_unused), .empty(desc_empty_unused)
+    .s_axis_tdata(desc_in), .s_axis_tvalid(desc_push), .s_axis_tready(desc_in_ready),
+    .m_axis_tdata(desc_head), .m_axis_tvalid(desc_valid), .m_axis_tready(desc_pop),
+    .count(), .empty(), .full()
 );
 
 mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
@@ -859,10 +849,9 @@ mpa_rx_place #(.DATA_WIDTH(DATA_WIDTH)) place (
     .m_host_ready(m_host_ready)
 );
 
-wire unused = &{1'b0, side_valid, side_in_ready, side_count_unused, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
-                 info_in_ready, lk_ent, wp_in_ready, vq_in_ready, info_count_unused, wp_count_unused, vq_count_unused,
-                 tok_count_unused, desc_count_unused, sq_count, ff_empty_unused, wp_empty_unused, side_empty_unused,
-                 tok_in_ready, desc_in_ready, info_empty_unused, vq_empty_unused, tok_empty_unused, desc_empty_unused, cfg_index, i_flags[7:3], v2_sum[0]};
+wire unused = &{1'b0, side_valid, side_in_ready, rec_ulp, rec_first, rec_last, sum_ok, sum_nfpdu, ff_count, ff_last, wp_valid, info_valid,
+                 info_in_ready, lk_ent, wp_in_ready, vq_in_ready, sq_count,
+                 tok_in_ready, desc_in_ready, cfg_index, i_flags[7:3], v2_sum[0]};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): queues whose writer

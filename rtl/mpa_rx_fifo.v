@@ -4,70 +4,108 @@
 `default_nettype none
 
 /*
- * mpa_rx_fifo: synchronous first-word-fall-through FIFO of DEPTH entries
- * (a power of two) of WIDTH bits, in a RAM with a registered read.
+ * mpa_rx_fifo: synchronous first-word-fall-through FIFO of WIDTH-bit
+ * entries: a RAM of DEPTH entries (a power of two) with a registered read
+ * port, which synthesis maps to block RAM, plus the output register, so it
+ * holds up to DEPTH + 1 entries. Every queue of mpa_rx is one of these.
  *
- * in_ready is high while the FIFO has room; out_valid while it holds an
- * entry, with the head on out_data. count is the number of entries and
- * empty is count == 0 (one compare of the pointers, no subtract).
- * Latency: an entry written in cycle t is on out_data from cycle t+2 (one
- * cycle to write the RAM, one to read it into the output register).
+ * Input: an entry is written in a cycle with s_axis_tvalid &&
+ * s_axis_tready. s_axis_tready is the inverse of full, a register (no
+ * logic between the pointers and the writer's handshake): it is low
+ * exactly while the RAM holds DEPTH entries.
+ * Output: m_axis_tvalid while the output register holds an entry, the head
+ * on m_axis_tdata; m_axis_tready pops it. One push and one pop per cycle
+ * are sustained.
+ * count is the number of entries held (RAM and output register); empty is
+ * count == 0, one compare of the pointers and the output valid, no
+ * subtract.
+ * Latency: an entry written into an empty FIFO in cycle t is on
+ * m_axis_tdata from cycle t + 2 (one cycle to write the RAM, one to read
+ * it into the output register).
  */
 module mpa_rx_fifo #(
+    // Entry width in bits.
     parameter WIDTH = 8,
-    parameter DEPTH = 16,
-    parameter ADDR_WIDTH = $clog2(DEPTH)
+    // RAM entries, a power of two (the FIFO holds DEPTH + 1).
+    parameter DEPTH = 16
 ) (
-    input  wire                  clk,
-    input  wire                  rst,
+    input  wire                       clk,
+    input  wire                       rst,
 
-    input  wire [WIDTH-1:0]      in_data,
-    input  wire                  in_valid,
-    output wire                  in_ready,
+    input  wire [WIDTH-1:0]           s_axis_tdata,
+    input  wire                       s_axis_tvalid,
+    output wire                       s_axis_tready,
 
-    output wire [WIDTH-1:0]      out_data,
-    output wire                  out_valid,
-    input  wire                  out_ready,
+    output wire [WIDTH-1:0]           m_axis_tdata,
+    output wire                       m_axis_tvalid,
+    input  wire                       m_axis_tready,
 
-    output wire [ADDR_WIDTH:0]   count,
-    output wire                  empty       // count == 0, as one compare of the pointers
+    output wire [$clog2(DEPTH):0]     count,
+    output wire                       empty,
+    output wire                       full
 );
 
+localparam AW = $clog2(DEPTH);
+
+generate
+if (DEPTH < 2 || (1 << AW) != DEPTH) begin : g_bad_depth
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_fifo: DEPTH %0d is not a power of two of at least 2", DEPTH);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_fifo_DEPTH_must_be_a_power_of_two param_error ();
+end
+endgenerate
+
 reg [WIDTH-1:0] mem [0:DEPTH-1];
-reg [ADDR_WIDTH:0] wr_ptr, rd_ptr;   // rd_ptr: next entry to load into the output register
-reg [WIDTH-1:0] out_q;
-reg             out_q_valid;
+reg [AW:0] wr_ptr = {AW+1{1'b0}};
+reg [AW:0] rd_ptr = {AW+1{1'b0}};    // next entry to load into the output register
+reg [WIDTH-1:0] out_q = {WIDTH{1'b0}};
+reg out_q_valid = 1'b0;
+reg full_q = 1'b0;
 
 wire ram_empty = wr_ptr == rd_ptr;
-wire pop = out_q_valid && out_ready;
+wire push = s_axis_tvalid && !full_q;
+wire pop = out_q_valid && m_axis_tready;
 wire load = !ram_empty && (!out_q_valid || pop);
+// One entry short of full: a push without a load fills the RAM.
+wire almost_full = (wr_ptr - rd_ptr) == {1'b0, {AW{1'b1}}};
 
-assign in_ready = !((wr_ptr ^ rd_ptr) == {1'b1, {ADDR_WIDTH{1'b0}}});
-assign out_data = out_q;
-assign out_valid = out_q_valid;
-assign count = (wr_ptr - rd_ptr) + {{ADDR_WIDTH{1'b0}}, out_q_valid};
+assign s_axis_tready = !full_q;
+assign m_axis_tdata = out_q;
+assign m_axis_tvalid = out_q_valid;
+assign count = (wr_ptr - rd_ptr) + {{AW{1'b0}}, out_q_valid};
 assign empty = ram_empty && !out_q_valid;
+assign full = full_q;
 
+// The RAM is written only when it is not full, so a write never meets the
+// read of the same entry (no bypass logic for block RAM).
 always @(posedge clk) begin
-    if (in_valid && in_ready)
-        mem[wr_ptr[ADDR_WIDTH-1:0]] <= in_data;
+    if (push)
+        mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
+    if (load)
+        out_q <= mem[rd_ptr[AW-1:0]];
 end
 
 always @(posedge clk) begin
-    if (in_valid && in_ready)
+    if (push)
         wr_ptr <= wr_ptr + 1'b1;
-    if (load) begin
-        out_q <= mem[rd_ptr[ADDR_WIDTH-1:0]];
+    if (load)
         rd_ptr <= rd_ptr + 1'b1;
+    // (wr_ptr ^ rd_ptr) == DEPTH after this cycle's push and load
+    full_q <= !load && (full_q || (almost_full && push));
+    if (load)
         out_q_valid <= 1'b1;
-    end else if (pop) begin
+    else if (pop)
         out_q_valid <= 1'b0;
-    end
     if (rst) begin
-        wr_ptr <= {ADDR_WIDTH+1{1'b0}};
-        rd_ptr <= {ADDR_WIDTH+1{1'b0}};
+        wr_ptr <= {AW+1{1'b0}};
+        rd_ptr <= {AW+1{1'b0}};
         out_q_valid <= 1'b0;
-        out_q <= {WIDTH{1'b0}};
+        full_q <= 1'b0;
     end
 end
 

@@ -116,6 +116,8 @@
  *   then the crc32c engines (fed from F) and a summary register; H's
  *   summary waits beside the engines.
  */
+// Record bank outputs the walker does not need are left open.
+/* verilator lint_off PINCONNECTEMPTY */
 module mpa_rx_walk #(
     // Width of the word view (64, 128, 256 or 512).
     parameter DATA_WIDTH = 64,
@@ -1907,18 +1909,21 @@ reg [RW-1:0] rslot = 0;     // bank of the next record to read
 
 generate
     for (gk = 0; gk < NREC; gk = gk + 1) begin : g_bank
-        mpa_rx_walk_fifo #(
+        mpa_rx_fifo #(
             .WIDTH(REC_W),
-            .ADDR_WIDTH(BANK_AW)
+            .DEPTH(1 << BANK_AW)
         ) u_bank (
             .clk(clk),
             .rst(rst),
-            .wr_en(gn_wr[gk]),
-            .wr_data(gn_rec[gk*REC_W +: REC_W]),
-            .full(bank_full[gk]),
-            .out_valid(bank_valid[gk]),
-            .out_data(bank_data[gk*REC_W +: REC_W]),
-            .out_pop(rec_valid && rec_ready && rslot == gk)
+            .s_axis_tdata(gn_rec[gk*REC_W +: REC_W]),
+            .s_axis_tvalid(gn_wr[gk]),
+            .s_axis_tready(),
+            .m_axis_tdata(bank_data[gk*REC_W +: REC_W]),
+            .m_axis_tvalid(bank_valid[gk]),
+            .m_axis_tready(rec_valid && rec_ready && rslot == gk),
+            .count(),
+            .empty(),
+            .full(bank_full[gk])
         );
     end
 endgenerate

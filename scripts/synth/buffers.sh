@@ -30,7 +30,7 @@ for w in $extra; do set_args="$set_args -set ${w%%=*} ${w#*=}"; done
 
 # mems WIDTH MAX_FRAME CONN_COUNT FILE: "name width size" per memory
 mems() {
-	"$yosys" -q -p "read_verilog $srcs; chparam -set DATA_WIDTH $1 -set MAX_FRAME $2 -set CONN_COUNT $3 $set_args mpa_rx; \
+	"$yosys" -q -p "read_verilog -Irtl $srcs; chparam -set DATA_WIDTH $1 -set MAX_FRAME $2 -set CONN_COUNT $3 $set_args mpa_rx; \
 		hierarchy -top mpa_rx; proc; flatten; opt_clean; tee -q -o $4.dump dump m:*" >/dev/null
 	awk '$1 == "memory" { w = 0; s = 0
 		for (i = 2; i < NF; i += 2) { if ($i == "width") w = $(i+1); if ($i == "size") s = $(i+1) }

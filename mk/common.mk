@@ -1,0 +1,28 @@
+# Variables shared by the RTL rules (mk/sim.mk, mk/lint.mk, mk/synth.mk,
+# mk/levels.mk), each defined once. Included by the top Makefile, which
+# defines GO. Everything is built under $(RTL_BUILD) (sim/.gitignore).
+
+RTL_BUILD ?= sim/build
+VERILATOR ?= verilator
+IVERILOG  ?= iverilog
+YOSYS     ?= yosys
+NEXTPNR   ?= nextpnr-ice40
+SIM_CXX   ?= g++
+AR        ?= ar
+
+RTL_SRCS   := $(sort $(wildcard rtl/*.v))
+# Verilog includes (rtl/mpa_rx_fields.vh): every rule that reads RTL depends
+# on them and passes the include path.
+RTL_INCS   := $(sort $(wildcard rtl/*.vh))
+SYNTH_SRCS := $(sort $(wildcard scripts/synth/*.v))
+# Yosys's command to read Verilog sources, with the include path.
+YOSYS_READ := read_verilog -Irtl
+
+# The sources of the whole receiver mpa_rx (co-simulation, synthesis).
+MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_walk.v rtl/crc32c.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
+
+.PHONY: rtl-force
+rtl-force:
+
+# $(call mpa_rx_chparam,PARAMS): Yosys chparam arguments from NAME=VALUE words
+mpa_rx_chparam = $(foreach p,$(1),-set $(subst =, ,$(p)))

@@ -1,0 +1,122 @@
+# LUT levels and line rate (docs/synth.md, "LUT levels"): every block of the
+# receiver, and the receiver flattened, at each width through
+# `synth_xilinx -flatten` (write_json), the longest register-to-register or
+# port path in LUT levels by cmd/lutdepth, the HX8K post-route fmax of the
+# 64-bit blocks from the rules above, and the table by cmd/synthreport with
+# issue 12's figures beside it. `make synth-fast`: the blocks at 64 bits
+# (about 4 minutes of CPU); `make synth-levels` (the first table of `make
+# synth`) adds 128, 256 and 512 bits and the whole receiver (about 20 more).
+# A Yosys run that exceeds DEPTH_MEM_KB of memory, DEPTH_CPU seconds of CPU
+# or DEPTH_TIMEOUT seconds of wall time is a result (the table says so),
+# not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make
+# on top of it, or it starves on a shared machine.
+DEPTH_DIR     := $(SYNTH_DIR)/depth
+DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx
+FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c
+DEPTH_WIDTHS  ?= 64 128 256 512
+DEPTH_MEM_KB  ?= 12000000
+DEPTH_CPU     ?= 5400
+DEPTH_TIMEOUT ?= 14400
+DEPTH_NICE    ?= nice -n 10
+LUTDEPTH      := $(RTL_BUILD)/lutdepth
+SYNTHREPORT   := $(RTL_BUILD)/synthreport
+# Parameters as mpa_rx gives each block with FIFO_DEPTH two 1518-octet
+# frames deep (32768 / DATA_WIDTH beats, MAX_FPDUS 220 at every width) and
+# CONN_COUNT 16; $(call DEPTH_PARAMS_<block>,WIDTH).
+DEPTH_PARAMS_mpa_rx_parse = DATA_WIDTH=$(1)
+DEPTH_PARAMS_mpa_rx_walk  = DATA_WIDTH=$(1) MAX_FPDUS=220
+# (mpa_rx_ddp has no DATA_WIDTH; its EVT_LANES is what mpa_rx gives it)
+DEPTH_PARAMS_mpa_rx_ddp   = IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4 EVT_LANES=$(if $(filter 256 512,$(1)),2,1)
+DEPTH_PARAMS_mpa_rx_place = DATA_WIDTH=$(1)
+DEPTH_PARAMS_crc32c       = DATA_WIDTH=$(1)
+DEPTH_PARAMS_mpa_rx       = DATA_WIDTH=$(1) CONN_COUNT=16 FIFO_DEPTH=$(shell echo $$((32768 / $(1))))
+# mpa_rx_ddp has no DATA_WIDTH: one row per EVT_LANES (1 at 64 and 128
+# bits, 2 at 256 and 512)
+DEPTH_WIDTHS_mpa_rx_ddp   = 64 256
+depth_widths = $(if $(DEPTH_WIDTHS_$(1)),$(filter $(DEPTH_WIDTHS_$(1)),$(2)),$(2))
+# the HX8K result of each 64-bit block (nextpnr log)
+DEPTH_PNR_mpa_rx_parse = $(MPA_RX_DIR)/blk_mpa_rx_parse.pnr.txt
+DEPTH_PNR_mpa_rx_walk  = $(MPA_RX_DIR)/blk_mpa_rx_walk.pnr.txt
+DEPTH_PNR_mpa_rx_ddp   = $(MPA_RX_DIR)/blk_mpa_rx_ddp.pnr.txt
+DEPTH_PNR_mpa_rx_place = $(MPA_RX_DIR)/blk_mpa_rx_place.pnr.txt
+DEPTH_PNR_crc32c       = $(SYNTH_DIR)/crc32c_w64.pnr.txt
+DEPTH_PNR_mpa_rx       = $(MPA_RX_DIR)/pnr.txt
+
+$(LUTDEPTH): $(wildcard cmd/internal/lutdepth/*.go cmd/lutdepth/*.go)
+	@mkdir -p $(@D)
+	$(GO) build -o $@ ./cmd/lutdepth
+
+$(SYNTHREPORT): $(wildcard cmd/synthreport/*.go)
+	@mkdir -p $(@D)
+	$(GO) build -o $@ ./cmd/synthreport
+
+# $(call depth_rules,BLOCK,WIDTH)
+define depth_rules
+DEPTH_OUTS_$(2) += $(DEPTH_DIR)/$(1)_w$(2).result
+
+$(DEPTH_DIR)/$(1)_w$(2).params: rtl-force
+	@mkdir -p $$(@D)
+	@echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' | cmp -s - $$@ || \
+		echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' > $$@
+
+# the netlist stays in $(DEPTH_DIR)/$(1)_w$(2).json for more lutdepth runs;
+# .synth marks the Yosys run done (netlist or .fail), .result the analysis
+$(DEPTH_DIR)/$(1)_w$(2).synth: $(MPA_RX_SRCS) $(RTL_INCS) $(DEPTH_DIR)/$(1)_w$(2).params
+	@echo "synth_xilinx -flatten $(1) $(call DEPTH_PARAMS_$(1),$(2))"
+	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.fail $$$$b.json; \
+	 t0=$$$$(date +%s.%N); \
+	 ( ulimit -v $(DEPTH_MEM_KB); ulimit -t $(DEPTH_CPU); exec timeout $(DEPTH_TIMEOUT) $(DEPTH_NICE) $(YOSYS) -q -l $$$$b.yosys.log \
+		-p "$(YOSYS_READ) $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(call DEPTH_PARAMS_$(1),$(2))) $(1); \
+		synth_xilinx -flatten -top $(1); write_json $$$$b.json.tmp" ) >/dev/null 2>$$$$b.yosys.err; rc=$$$$?; \
+	 echo "$$$$t0 $$$$(date +%s.%N)" | awk '{ printf "%.1f\n", $$$$2 - $$$$1 }' > $$$$b.wall; \
+	 if [ $$$$rc -eq 0 ]; then mv $$$$b.json.tmp $$$$b.json; \
+	 else rm -f $$$$b.json.tmp; \
+		if [ $$$$rc -eq 124 ]; then echo "Yosys timed out after $(DEPTH_TIMEOUT) s (wall)" > $$$$b.fail; \
+		elif [ $$$$rc -eq 152 ]; then echo "Yosys stopped at the CPU limit, $(DEPTH_CPU) s" > $$$$b.fail; \
+		elif [ $$$$rc -eq 137 ]; then echo "Yosys killed (CPU hard limit $(DEPTH_CPU) s, or out of memory)" > $$$$b.fail; \
+		elif grep -qi 'memory\|bad_alloc' $$$$b.yosys.err $$$$b.yosys.log 2>/dev/null; then \
+			echo "Yosys ran out of memory (limit $(DEPTH_MEM_KB) KB)" > $$$$b.fail; \
+		else echo "Yosys failed (exit $$$$rc): $$$$(tail -1 $$$$b.yosys.err)" > $$$$b.fail; fi; \
+		echo "  $(1) at $(2) bits: $$$$(cat $$$$b.fail)"; fi
+	@touch $$@
+
+$(DEPTH_DIR)/$(1)_w$(2).result: $(DEPTH_DIR)/$(1)_w$(2).synth $(LUTDEPTH)
+	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.depth.json $$$$b.depth.txt; \
+	 if [ -f $$$$b.json ]; then $(LUTDEPTH) -worst 12 -json $$$$b.depth.json $$$$b.json > $$$$b.depth.txt; fi
+	@touch $$@
+endef
+
+$(foreach b,$(DEPTH_BLOCKS),$(foreach w,$(call depth_widths,$(b),$(DEPTH_WIDTHS)),$(eval $(call depth_rules,$(b),$(w)))))
+
+# nextpnr logs of the 64-bit blocks next to their depth results
+define depth_pnr_rule
+$(DEPTH_DIR)/$(1)_w64.pnr.txt: $(DEPTH_PNR_$(1))
+	@mkdir -p $$(@D)
+	@cp $$< $$@
+endef
+$(foreach b,$(DEPTH_BLOCKS),$(eval $(call depth_pnr_rule,$(b))))
+
+FAST_OUTS := $(foreach b,$(FAST_BLOCKS),$(DEPTH_DIR)/$(b)_w64.result $(DEPTH_DIR)/$(b)_w64.pnr.txt)
+# the longest runs first, so that make -j2 starts them early
+DEPTH_ALL := $(foreach w,$(DEPTH_WIDTHS),$(DEPTH_OUTS_$(w)))
+DEPTH_LONG := $(filter %/mpa_rx_w512.result,$(DEPTH_ALL))
+FULL_OUTS := $(DEPTH_LONG) $(filter-out $(DEPTH_LONG),$(DEPTH_ALL)) \
+	$(foreach b,$(DEPTH_BLOCKS),$(DEPTH_DIR)/$(b)_w64.pnr.txt)
+
+$(SYNTH_DIR)/levels-fast.txt: $(FAST_OUTS) $(SYNTHREPORT)
+	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(FAST_BLOCKS)" -widths 64 > $@.tmp && mv $@.tmp $@
+
+$(SYNTH_DIR)/levels.txt: $(FULL_OUTS) $(SYNTHREPORT)
+	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(DEPTH_BLOCKS)" -widths "$(DEPTH_WIDTHS)" > $@.tmp && mv $@.tmp $@
+
+.PHONY: synth-fast synth-levels
+synth-fast: $(SYNTH_DIR)/levels-fast.txt
+	@cat $<
+
+synth-levels: $(SYNTH_DIR)/levels.txt
+	@cat $<
+
+# lutdepth against Yosys ltp on every netlist synth-fast / synth-levels left
+.PHONY: synth-ltpcheck
+synth-ltpcheck: $(LUTDEPTH)
+	@sh scripts/synth/ltpcheck.sh $(DEPTH_DIR) $(LUTDEPTH) $(YOSYS)

@@ -1,0 +1,53 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_delay: a delay line of DEPTH register stages for a WIDTH-bit
+ * bundle of fields. A pipeline stage carries the fields it only passes on
+ * through one of these instead of a register per field and stage.
+ *
+ * out_data is in_data DEPTH cycles earlier (DEPTH 0: the same cycle, no
+ * register). Every stage is reset to zero by rst: a reset register is
+ * never packed into a shift-register LUT (SRL16E), whose read would be a
+ * LUT level in front of the logic that reads the line's end.
+ * Latency: DEPTH cycles.
+ */
+module mpa_rx_delay #(
+    // Bits carried.
+    parameter WIDTH = 1,
+    // Register stages (0 or more).
+    parameter DEPTH = 1
+) (
+    input  wire             clk,
+    input  wire             rst,
+    input  wire [WIDTH-1:0] in_data,
+    output wire [WIDTH-1:0] out_data
+);
+
+generate
+if (DEPTH == 0) begin : g_wire
+    assign out_data = in_data;
+    wire unused = &{1'b0, clk, rst};
+end else begin : g_regs
+    // stage i holds in_data of i + 1 cycles ago
+    wire [WIDTH*(DEPTH+1)-1:0] line;
+    assign line[WIDTH-1:0] = in_data;
+    genvar i;
+    for (i = 0; i < DEPTH; i = i + 1) begin : g_stage
+        reg [WIDTH-1:0] q = {WIDTH{1'b0}};
+        always @(posedge clk) begin
+            q <= line[i*WIDTH +: WIDTH];
+            if (rst)
+                q <= {WIDTH{1'b0}};
+        end
+        assign line[(i+1)*WIDTH +: WIDTH] = q;
+    end
+    assign out_data = line[DEPTH*WIDTH +: WIDTH];
+end
+endgenerate
+
+endmodule
+
+`resetall
