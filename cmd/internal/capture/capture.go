@@ -151,8 +151,11 @@ func Open(path string) (*Reader, error) {
 // NewReader reads a capture from rd. It reads the file header (pcap) or
 // the first section header (pcapng) and reports an error if rd holds
 // neither.
-func NewReader(rd io.Reader) (*Reader, error) {
-	r := &Reader{in: input{r: rd, buf: make([]byte, ReadBuffer)}, size: -1}
+func NewReader(rd io.Reader) (*Reader, error) { return newReader(rd, ReadBuffer) }
+
+// newReader is NewReader with a read buffer of size octets to start with.
+func newReader(rd io.Reader, size int) (*Reader, error) {
+	r := &Reader{in: input{r: rd, buf: make([]byte, size)}, size: -1}
 	if err := r.in.need(4); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			if r.in.avail() == 0 {
@@ -190,9 +193,9 @@ func (r *Reader) Next() (Frame, error) {
 	var f Frame
 	var err error
 	if r.format == FormatPcapng {
-		f, err = r.ngNext()
+		err = r.ngNext(&f)
 	} else {
-		f, err = r.pcapNext()
+		err = r.pcapNext(&f)
 	}
 	if err != nil {
 		if err != io.EOF {
@@ -254,24 +257,16 @@ func (in *input) consume(n int) {
 
 // need makes at least n octets available at buf[start:]. At the end of the
 // input it returns io.EOF when no octet is left and io.ErrUnexpectedEOF
-// when fewer than n are.
+// when fewer than n are. The buffer grows only as octets arrive, so a
+// length field claiming more than the input holds costs no allocation.
 func (in *input) need(n int) error {
 	if in.end-in.start >= n {
 		return nil
 	}
-	if n > len(in.buf) {
-		if n > MaxRecord {
-			return fmt.Errorf("%w: record of %d octets exceeds the %d-octet limit", ErrFormat, n, MaxRecord)
-		}
-		size := len(in.buf)
-		for size < n {
-			size *= 2
-		}
-		nb := make([]byte, size)
-		in.end = copy(nb, in.buf[in.start:in.end])
-		in.start = 0
-		in.buf = nb
-	} else if in.start+n > len(in.buf) {
+	if n > MaxRecord {
+		return fmt.Errorf("%w: record of %d octets exceeds the %d-octet limit", ErrFormat, n, MaxRecord)
+	}
+	if in.start+n > len(in.buf) && in.start > 0 {
 		in.end = copy(in.buf, in.buf[in.start:in.end])
 		in.start = 0
 	}
@@ -285,6 +280,12 @@ func (in *input) need(n int) error {
 			}
 			return in.err
 		}
+		if in.end == len(in.buf) {
+			nb := make([]byte, 2*len(in.buf))
+			in.end = copy(nb, in.buf[in.start:in.end])
+			in.start = 0
+			in.buf = nb
+		}
 		m, err := in.r.Read(in.buf[in.end:])
 		in.end += m
 		if err != nil {
@@ -296,14 +297,14 @@ func (in *input) need(n int) error {
 	return nil
 }
 
-// record reads the frame of a record whose data are the caplen octets at
-// buf[start+hdr:], after a record header of hdr octets, origLen the
+// record sets f to the frame of a record whose data are the caplen octets
+// at buf[start+hdr:], after a record header of hdr octets, origLen the
 // frame's original length, and consumes the record (rec octets in all,
 // padding and trailer included). need(rec) must have succeeded.
-func (r *Reader) record(lt LinkType, hdr, caplen, origLen, rec int) Frame {
+func (r *Reader) record(f *Frame, lt LinkType, hdr, caplen, origLen, rec int) {
 	in := &r.in
 	p := in.start + hdr
-	f := Frame{LinkType: lt, Offset: in.base}
+	f.LinkType, f.Offset = lt, in.base
 	var delta int
 	f.Data, delta = r.ethernet(lt, in.buf, in.start, p, p+caplen)
 	f.Length = origLen + delta
@@ -312,5 +313,4 @@ func (r *Reader) record(lt LinkType, hdr, caplen, origLen, rec int) Frame {
 		f.Length = len(f.Data)
 	}
 	in.consume(rec)
-	return f
 }

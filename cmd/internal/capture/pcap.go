@@ -67,26 +67,26 @@ func (r *Reader) pcapStart() error {
 	return nil
 }
 
-func (r *Reader) pcapNext() (Frame, error) {
+func (r *Reader) pcapNext(f *Frame) error {
 	s := &r.pcap
 	if err := r.in.need(pcapRecHeader); err != nil {
-		return Frame{}, err
+		return err
 	}
 	h := r.in.peek(pcapRecHeader)
 	sec, frac := u32(h[0:], s.be), u32(h[4:], s.be)
 	caplen, origLen := u32(h[8:], s.be), u32(h[12:], s.be)
 	if caplen > MaxRecord {
-		return Frame{}, fmt.Errorf("%w: captured length %d exceeds the %d-octet limit", ErrFormat, caplen, MaxRecord)
+		return fmt.Errorf("%w: captured length %d exceeds the %d-octet limit", ErrFormat, caplen, MaxRecord)
 	}
 	n := pcapRecHeader + int(caplen)
 	if err := r.in.need(n); err != nil {
-		return Frame{}, err
+		return err
 	}
 	ns := int64(frac)
 	if !s.nano {
 		ns *= 1000
 	}
-	f := r.record(s.lt, pcapRecHeader, int(caplen), int(origLen), n)
+	r.record(f, s.lt, pcapRecHeader, int(caplen), int(origLen), n)
 	f.Time = time.Unix(int64(sec), ns)
-	return f, nil
+	return nil
 }

@@ -103,17 +103,17 @@ func (r *Reader) ngBlock(min int) ([]byte, error) {
 	return b, nil
 }
 
-func (r *Reader) ngNext() (Frame, error) {
+func (r *Reader) ngNext(f *Frame) error {
 	in := &r.in
 	s := &r.ng
 	for {
 		if err := in.need(8); err != nil {
-			return Frame{}, err
+			return err
 		}
 		typ := u32(in.peek(4), s.be)
 		if typ == ngSHB {
 			if err := r.ngSection(); err != nil {
-				return Frame{}, err
+				return err
 			}
 			continue
 		}
@@ -130,17 +130,17 @@ func (r *Reader) ngNext() (Frame, error) {
 			b, err = r.ngBlock(ngMinBlock)
 		}
 		if err != nil {
-			return Frame{}, err
+			return err
 		}
 		switch typ {
 		case ngIDB:
 			if err := r.ngInterface(b); err != nil {
-				return Frame{}, err
+				return err
 			}
 		case ngEPB, ngPB:
-			return r.ngPacket(typ, b)
+			return r.ngPacket(f, typ, b)
 		case ngSPB:
-			return r.ngSimple(b)
+			return r.ngSimple(f, b)
 		}
 		in.consume(len(b))
 	}
@@ -213,7 +213,7 @@ func (r *Reader) iface(id uint32) (*ngIface, error) {
 }
 
 // ngPacket reads an Enhanced Packet Block or an obsolete Packet Block.
-func (r *Reader) ngPacket(typ uint32, b []byte) (Frame, error) {
+func (r *Reader) ngPacket(f *Frame, typ uint32, b []byte) error {
 	be := r.ng.be
 	id := u32(b[8:], be)
 	if typ == ngPB {
@@ -221,33 +221,34 @@ func (r *Reader) ngPacket(typ uint32, b []byte) (Frame, error) {
 	}
 	ifc, err := r.iface(id)
 	if err != nil {
-		return Frame{}, err
+		return err
 	}
 	caplen, origLen := u32(b[20:], be), u32(b[24:], be)
 	if uint64(caplen) > uint64(len(b)-ngEPBHead-4) {
-		return Frame{}, fmt.Errorf("%w: pcapng packet with captured length %d in a block of %d octets", ErrFormat, caplen, len(b))
+		return fmt.Errorf("%w: pcapng packet with captured length %d in a block of %d octets", ErrFormat, caplen, len(b))
 	}
 	ts := uint64(u32(b[12:], be))<<32 | uint64(u32(b[16:], be))
-	f := r.record(ifc.lt, ngEPBHead, int(caplen), int(origLen), len(b))
+	r.record(f, ifc.lt, ngEPBHead, int(caplen), int(origLen), len(b))
 	f.Interface = int(id)
 	f.Time = ifc.time(ts)
-	return f, nil
+	return nil
 }
 
 // ngSimple reads a Simple Packet Block: interface 0, no timestamp, the
 // captured length the smallest of the original length, the interface's
 // snap length and the block's room.
-func (r *Reader) ngSimple(b []byte) (Frame, error) {
+func (r *Reader) ngSimple(f *Frame, b []byte) error {
 	ifc, err := r.iface(0)
 	if err != nil {
-		return Frame{}, err
+		return err
 	}
 	origLen := u32(b[8:], r.ng.be)
 	caplen := min(origLen, uint32(len(b)-ngSPBHead-4))
 	if ifc.snap != 0 {
 		caplen = min(caplen, ifc.snap)
 	}
-	return r.record(ifc.lt, ngSPBHead, int(caplen), int(origLen), len(b)), nil
+	r.record(f, ifc.lt, ngSPBHead, int(caplen), int(origLen), len(b))
+	return nil
 }
 
 // time converts a timestamp in the interface's units to a time.
