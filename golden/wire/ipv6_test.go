@@ -252,7 +252,9 @@ func errorCases6(t testing.TB) []struct {
 		{"jumbo-beyond-frame", edit(jumbo, func(b []byte, ip int) { binary.BigEndian.PutUint32(b[ip+44:], uint32(len(b)-ip-40+1)) }), ErrMalformed},
 		{"jumbo-option-length", edit(jumbo, func(b []byte, ip int) { b[ip+43] = 3 }), ErrMalformed},
 		{"jumbo-with-fragment", build6(t, mod(func(s *spec6) { s.tcp.payload = patterned(70000); s.ext = []ext6{fragment(0, false, 1)} })), ErrMalformed},
-		{"hop-by-hop-not-first", build6(t, mod(func(s *spec6) { s.ext = []ext6{destOpts(dstOpt(1, 0, 0, 0, 0)), ext(ProtocolHopByHop, 0, 0, 1, 4, 0, 0, 0, 0)} })), ErrMalformed},
+		{"hop-by-hop-not-first", build6(t, mod(func(s *spec6) {
+			s.ext = []ext6{destOpts(dstOpt(1, 0, 0, 0, 0)), ext(ProtocolHopByHop, 0, 0, 1, 4, 0, 0, 0, 0)}
+		})), ErrMalformed},
 		{"extension-beyond-payload", edit(mod(func(s *spec6) { s.ext = []ext6{destOpts(dstOpt(1, 0, 0, 0, 0))}; s.tcp.payload = nil }),
 			func(b []byte, ip int) { b[ip+41] = 4 }), ErrMalformed},
 		{"extension-cut", edit(mod(func(s *spec6) { s.ext = []ext6{fragment(0, false, 1)} }), func(b []byte, ip int) { plen(b, ip, 7) }), ErrMalformed},
@@ -268,7 +270,9 @@ func errorCases6(t testing.TB) []struct {
 			s.ext = []ext6{fragment(7, true, 1)}
 		})), ErrFragment},
 		{"udp", udp(), ErrNotTCP},
-		{"ah", build6(t, mod(func(s *spec6) { s.ext = []ext6{ext(ProtocolAH, 0, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)} })), ErrNotTCP},
+		{"ah", build6(t, mod(func(s *spec6) {
+			s.ext = []ext6{ext(ProtocolAH, 0, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)}
+		})), ErrNotTCP},
 		{"esp", edit(d, func(b []byte, ip int) { b[ip+6] = ProtocolESP }), ErrNotTCP},
 		{"no-next-header", edit(d, func(b []byte, ip int) { b[ip+6] = ProtocolNoNext }), ErrNotTCP},
 		{"no-next-header-short", edit(mod(func(s *spec6) { s.tcp.payload = nil }), func(b []byte, ip int) { b[ip+6] = ProtocolNoNext; plen(b, ip, 0x03) }), ErrNotTCP},
