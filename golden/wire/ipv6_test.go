@@ -432,13 +432,23 @@ func crossCheckDual(t testing.TB, b []byte, f Frame) {
 	if gw == "" && f.DstAddr != Addr(ip.DstIP) {
 		t.Fatalf("destination %v, gopacket %v", f.DstAddr, ip.DstIP)
 	}
+	ipo := 14
+	if f.VLAN {
+		ipo = 18
+	}
+	seg := b[ipo+f.IPHeaderLen : ipo+f.IPHeaderLen+f.TCPHeaderLen+len(f.Payload)]
+	// gopacket (v1.1.19) trims a packet with a Hop-by-Hop header to its
+	// payload length after taking the header off: with octets after the
+	// packet, its TCP payload takes in as many of them as the header is
+	// long. Lengths and checksums are compared where that does not apply.
+	whole := ip.HopByHop == nil || ipo+f.IPHeaderLen+len(seg) == len(b)
 	if f.SrcPort != uint16(tcp.SrcPort) || f.DstPort != uint16(tcp.DstPort) || f.Seq != tcp.Seq || f.Ack != tcp.Ack ||
-		f.TCPHeaderLen != int(tcp.DataOffset)*4 || len(f.Payload) != len(tcp.Payload) {
+		f.TCPHeaderLen != int(tcp.DataOffset)*4 || (whole && len(f.Payload) != len(tcp.Payload)) {
 		t.Fatalf("ParseDual and gopacket disagree on TCP: %d>%d seq %d ack %d hl %d len %d; gopacket %d>%d seq %d ack %d hl %d len %d",
 			f.SrcPort, f.DstPort, f.Seq, f.Ack, f.TCPHeaderLen, len(f.Payload),
 			tcp.SrcPort, tcp.DstPort, tcp.Seq, tcp.Ack, int(tcp.DataOffset)*4, len(tcp.Payload))
 	}
-	if gw == "" {
+	if gw == "" && whole {
 		if err := tcp.SetNetworkLayerForChecksum(ip); err != nil {
 			t.Fatal(err)
 		}
@@ -446,11 +456,6 @@ func crossCheckDual(t testing.TB, b []byte, f Frame) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ipo := 14
-		if f.VLAN {
-			ipo = 18
-		}
-		seg := b[ipo+f.IPHeaderLen : ipo+f.IPHeaderLen+f.TCPHeaderLen+len(f.Payload)]
 		if (c == 0) != (f.tcpChecksum(seg) == 0) {
 			t.Fatalf("gopacket's TCP checksum check %#04x disagrees", c)
 		}
