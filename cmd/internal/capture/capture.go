@@ -263,6 +263,11 @@ func (in *input) need(n int) error {
 	if in.end-in.start >= n {
 		return nil
 	}
+	return in.fill(n)
+}
+
+// fill is need when the buffer holds fewer than n octets.
+func (in *input) fill(n int) error {
 	if n > MaxRecord {
 		return fmt.Errorf("%w: record of %d octets exceeds the %d-octet limit", ErrFormat, n, MaxRecord)
 	}
@@ -305,8 +310,12 @@ func (r *Reader) record(f *Frame, lt LinkType, hdr, caplen, origLen, rec int) {
 	in := &r.in
 	p := in.start + hdr
 	f.LinkType, f.Offset = lt, in.base
-	var delta int
-	f.Data, delta = r.ethernet(lt, in.buf, in.start, p, p+caplen)
+	delta := 0
+	if lt == LinkEthernet {
+		f.Data = in.buf[p : p+caplen]
+	} else {
+		f.Data, delta = r.ethernet(lt, in.buf, in.start, p, p+caplen)
+	}
 	f.Length = origLen + delta
 	f.Truncated = origLen > caplen
 	if f.Length < len(f.Data) {

@@ -253,14 +253,15 @@ func (r *Reader) ngSimple(f *Frame, b []byte) error {
 
 // time converts a timestamp in the interface's units to a time.
 func (ifc *ngIface) time(ts uint64) time.Time {
-	sec, rem := ts/ifc.units, ts%ifc.units
-	var ns uint64
-	switch ifc.units {
+	var sec, ns uint64
+	switch ifc.units { // the common resolutions divide by constants
 	case 1e6:
-		ns = rem * 1e3
+		sec, ns = ts/1e6, ts%1e6*1e3
 	case 1e9:
-		ns = rem
+		sec, ns = ts/1e9, ts%1e9
 	default:
+		var rem uint64
+		sec, rem = ts/ifc.units, ts%ifc.units
 		hi, lo := bits.Mul64(rem, 1e9)
 		ns, _ = bits.Div64(hi, lo, ifc.units)
 	}
