@@ -123,21 +123,8 @@ func BenchmarkRead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				n := 0
-				for {
-					_, err := r.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
+				drain(b, func() error { _, err := r.Next(); return err }, frames)
 				r.Close()
-				if n != frames {
-					b.Fatalf("%d frames, want %d", n, frames)
-				}
 			}
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*frames), "ns/frame")
@@ -153,37 +140,42 @@ func BenchmarkRead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var next func() ([]byte, error)
+				var next func() error
 				if tc.ng {
 					r, err := pcapgo.NewNgReader(f, pcapgo.DefaultNgReaderOptions)
 					if err != nil {
 						b.Fatal(err)
 					}
-					next = func() ([]byte, error) { d, _, err := r.ZeroCopyReadPacketData(); return d, err }
+					next = func() error { _, _, err := r.ZeroCopyReadPacketData(); return err }
 				} else {
 					r, err := pcapgo.NewReader(f)
 					if err != nil {
 						b.Fatal(err)
 					}
-					next = func() ([]byte, error) { d, _, err := r.ZeroCopyReadPacketData(); return d, err }
+					next = func() error { _, _, err := r.ZeroCopyReadPacketData(); return err }
 				}
-				n := 0
-				for {
-					_, err := next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
+				drain(b, next, frames)
 				f.Close()
-				if n != frames {
-					b.Fatalf("%d frames, want %d", n, frames)
-				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*frames), "ns/frame")
 		})
+	}
+}
+
+// drain calls next until io.EOF and checks the number of frames read.
+func drain(b *testing.B, next func() error, want int) {
+	n := 0
+	for {
+		err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if n != want {
+		b.Fatalf("%d frames, want %d", n, want)
 	}
 }
