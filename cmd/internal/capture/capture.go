@@ -130,6 +130,9 @@ func Open(path string) (*Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("standard input: %w", err)
 		}
+		if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() {
+			r.size = st.Size() // a file redirected to standard input
+		}
 		return r, nil
 	}
 	f, err := os.Open(path)
@@ -213,7 +216,7 @@ func (r *Reader) Next() (Frame, error) {
 func (r *Reader) Format() Format { return r.format }
 
 // Size returns the size of the capture file in octets, or -1 when it is not
-// known (standard input, a pipe).
+// known (a pipe, a terminal).
 func (r *Reader) Size() int64 { return r.size }
 
 // Offset returns how many octets of the input the frames returned so far

@@ -504,6 +504,24 @@ func TestStdin(t *testing.T) {
 	assert.Equal(t, int64(len(b)), r.Offset())
 }
 
+// TestStdinFile reads a file redirected to standard input, whose size is
+// known.
+func TestStdinFile(t *testing.T) {
+	f, err := os.Open(sharedCapture)
+	require.NoError(t, err)
+	defer f.Close()
+	st, err := f.Stat()
+	require.NoError(t, err)
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	r, err := Open("-")
+	require.NoError(t, err)
+	assert.Equal(t, st.Size(), r.Size())
+	assert.Len(t, readAll(t, r), 15)
+	assert.Equal(t, st.Size(), r.Offset())
+}
+
 func TestSizeAndOffset(t *testing.T) {
 	st, err := os.Stat(sharedCapture)
 	require.NoError(t, err)
