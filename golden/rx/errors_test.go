@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -300,7 +301,7 @@ func TestOutOfOrderPassing(t *testing.T) {
 		var last uint32
 		for _, e := range r.Events() {
 			if e.Kind == Delivered {
-				assert.True(t, last == 0 || before(last, e.Seq))
+				assert.True(t, last == 0 || tcpseq.Num(last).Before(tcpseq.Num(e.Seq)))
 				last = e.Seq
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 )
 
 // passedFPDU remembers an FPDU passed to DDP before the in-order point
@@ -15,12 +16,19 @@ type passedFPDU struct {
 	wireLen  int
 	ok       bool // DDP accepted it
 	hdr      ddp.Header
-	lengthSq uint32
+	lengthSq tcpseq.Num
 }
 
 // fpduAt decodes the FPDU whose first octet is at seq (see mpa.Half.FPDUAt).
-func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
-	return h.params.FPDUAt(seq, b)
+func (h *half) fpduAt(seq tcpseq.Num, b []byte) (wireLen int, lengthSeq tcpseq.Num) {
+	wl, lseq := h.params.FPDUAt(uint32(seq), b)
+	return wl, tcpseq.Num(lseq)
+}
+
+// nextMarker returns the first marker position at or after seq (see
+// mpa.Half.NextMarker).
+func (h *half) nextMarker(seq tcpseq.Num) tcpseq.Num {
+	return tcpseq.Num(h.params.NextMarker(uint32(seq)))
 }
 
 // check validates a whole FPDU (its wire octets, starting at seq): first
@@ -28,8 +36,8 @@ func (h *half) fpduAt(seq uint32, b []byte) (wireLen int, lengthSeq uint32) {
 // optional and this model always does. It returns the ULPDU with markers
 // removed, which aliases fpdu or the half's scratch buffer: it is valid
 // until the next check.
-func (h *half) check(seq uint32, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code int, err error) {
-	ulpdu, form, err = h.params.DeframeForm(seq, fpdu, &h.scratch)
+func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code int, err error) {
+	ulpdu, form, err = h.params.DeframeForm(uint32(seq), fpdu, &h.scratch)
 	switch {
 	case errors.Is(err, mpa.ErrCRC):
 		return nil, form, CodeCRC, err
@@ -66,17 +74,17 @@ func (h *half) countForm(f mpa.PtrForm) {
 // copy of retransmitted octets a receiver holds and whether it holds them
 // in order or out of order: the hardware and software together and the
 // golden receiver disagreed on a fuzzed stream, docs/robustness.md.)
-func (h *half) markerDisagrees(seq uint32, wl int) error {
-	end := seq + uint32(wl)
+func (h *half) markerDisagrees(seq tcpseq.Num, wl int) error {
+	end := seq.Add(wl)
 	p := h.params
 	form := mpa.PtrPlain
-	marker := func(m uint32, b []byte) error {
+	marker := func(m tcpseq.Num, b []byte) error {
 		ptr := binary.BigEndian.Uint16(b[2:])
-		if before(m, end) {
-			f, ok := p.CheckMarker(seq, m, ptr)
+		if m.Before(end) {
+			f, ok := p.CheckMarker(uint32(seq), uint32(m), ptr)
 			switch {
 			case !ok:
-				return fmt.Errorf("marker at %d has FPDUPTR %d, want %d for the FPDU at %d (%d octets)", m, ptr&^3, p.MarkerPtr(seq, m, mpa.PtrRFC5044), seq, wl)
+				return fmt.Errorf("marker at %d has FPDUPTR %d, want %d for the FPDU at %d (%d octets)", m, ptr&^3, p.MarkerPtr(uint32(seq), uint32(m), mpa.PtrRFC5044), seq, wl)
 			case f != mpa.PtrPlain && form != mpa.PtrPlain && f != form:
 				return fmt.Errorf("marker at %d has FPDUPTR %d in the %v form, an earlier marker of the FPDU at %d in the %v form", m, ptr&^3, f, seq, form)
 			case f != mpa.PtrPlain:
@@ -87,18 +95,18 @@ func (h *half) markerDisagrees(seq uint32, wl int) error {
 		return nil
 	}
 	if p.Markers {
-		for m := p.NextMarker(seq); !before(h.rcvNxt, m+mpa.MarkerLen) && before(m, end); m += mpa.MarkerInterval {
-			if err := marker(m, h.pend[m-seq:]); err != nil {
+		for m := h.nextMarker(seq); !h.rcvNxt.Before(m.Add(mpa.MarkerLen)) && m.Before(end); m = m.Add(mpa.MarkerInterval) {
+			if err := marker(m, h.pend[m.Offset(seq):]); err != nil {
 				return err
 			}
 		}
 	}
 	for _, o := range h.ooo {
-		if !before(o.seq, end) {
+		if !o.seq.Before(end) {
 			break
 		}
 		if o.skip > 0 {
-			if before(seq, o.seq) {
+			if seq.Before(o.seq) {
 				return fmt.Errorf("FPDU at %d (%d octets) runs into octets %d.. validated as whole FPDUs", seq, wl, o.seq)
 			}
 			continue
@@ -106,14 +114,14 @@ func (h *half) markerDisagrees(seq uint32, wl int) error {
 		if !p.Markers {
 			continue
 		}
-		for m := p.NextMarker(o.seq); !before(o.end(), m+mpa.MarkerLen) && before(m, end); m += mpa.MarkerInterval {
-			if err := marker(m, o.data[m-o.seq:]); err != nil {
+		for m := h.nextMarker(o.seq); !o.end().Before(m.Add(mpa.MarkerLen)) && m.Before(end); m = m.Add(mpa.MarkerInterval) {
+			if err := marker(m, o.data[m.Offset(o.seq):]); err != nil {
 				return err
 			}
 		}
 	}
 	for ps := range h.passed {
-		if d := ps - seq; d > 0 && d < uint32(wl) {
+		if d := ps.Offset(seq); d > 0 && d < uint32(wl) {
 			return fmt.Errorf("FPDU passed out of order at %d lies inside the FPDU at %d (%d octets)", ps, seq, wl)
 		}
 	}
@@ -184,7 +192,7 @@ func (h *half) runFPDUs() {
 
 // passedAt returns the FPDU at seq if it was passed out of order. (The
 // length test spares a map lookup per FPDU in the common in-order case.)
-func (h *half) passedAt(seq uint32) (passedFPDU, bool) {
+func (h *half) passedAt(seq tcpseq.Num) (passedFPDU, bool) {
 	if len(h.passed) == 0 {
 		return passedFPDU{}, false
 	}
@@ -194,16 +202,16 @@ func (h *half) passedAt(seq uint32) (passedFPDU, bool) {
 
 func (h *half) advance(wl int) {
 	h.pend = h.pend[wl:]
-	h.pendSeq += uint32(wl)
+	h.pendSeq = h.pendSeq.Add(wl)
 	if len(h.pend) == 0 {
 		h.pend = nil // let the backing array go
 	}
 }
 
 // pass hands a validated ULPDU to DDP and reports whether DDP accepted it.
-func (h *half) pass(lseq uint32, ulpdu []byte) (ddp.Header, bool) {
+func (h *half) pass(lseq tcpseq.Num, ulpdu []byte) (ddp.Header, bool) {
 	h.stats.ULPDUs++
-	e := Event{Kind: ULPDU, Half: h.tuple, Seq: lseq, Len: len(ulpdu)}
+	e := Event{Kind: ULPDU, Half: h.tuple, Seq: uint32(lseq), Len: len(ulpdu)}
 	if h.r.cfg.Digests {
 		e.SHA256 = digest(ulpdu)
 	}
@@ -212,20 +220,20 @@ func (h *half) pass(lseq uint32, ulpdu []byte) (ddp.Header, bool) {
 		p, err := pl.Place(h.id, ulpdu)
 		if err != nil {
 			h.stats.DDPErrors++
-			h.r.emit(Event{Kind: DDPError, Half: h.tuple, Seq: lseq, Len: len(ulpdu), DDP: p.Header, Err: err})
+			h.r.emit(Event{Kind: DDPError, Half: h.tuple, Seq: uint32(lseq), Len: len(ulpdu), DDP: p.Header, Err: err})
 			return p.Header, false
 		}
-		h.r.emit(Event{Kind: Placed, Half: h.tuple, Seq: lseq, Len: p.Len, DDP: p.Header, Addr: p.Addr})
+		h.r.emit(Event{Kind: Placed, Half: h.tuple, Seq: uint32(lseq), Len: p.Len, DDP: p.Header, Addr: p.Addr})
 		return p.Header, true
 	}
 	hdr, _, err := ddp.ParseHeader(ulpdu)
 	return hdr, err == nil
 }
 
-func (h *half) deliver(lseq uint32, hdr ddp.Header) {
+func (h *half) deliver(lseq tcpseq.Num, hdr ddp.Header) {
 	h.stats.Delivered++
 	if pl := h.r.cfg.Placer; pl != nil {
 		pl.Deliver(h.id, hdr)
 	}
-	h.r.emit(Event{Kind: Delivered, Half: h.tuple, Seq: lseq, DDP: hdr})
+	h.r.emit(Event{Kind: Delivered, Half: h.tuple, Seq: uint32(lseq), DDP: hdr})
 }

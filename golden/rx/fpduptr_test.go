@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 )
 
 // The FPDUPTR of a marker inside an FPDU that begins with a marker: the
@@ -171,7 +172,7 @@ func TestMarkerAfterFPDUCheckedWithItsOwnFPDU(t *testing.T) {
 			f1, f2 := c.i2r.FPDUs[1], c.i2r.FPDUs[2]
 			h := c.i2r.Half
 			m := h.NextMarker(f2.Seq)
-			require.True(t, before(m, f2.Seq+uint32(f2.Len)), "FPDU 2 holds a marker")
+			require.True(t, tcpseq.Num(m).Before(tcpseq.Num(f2.Seq).Add(f2.Len)), "FPDU 2 holds a marker")
 			// Name an octet inside FPDU 1 (RFC 5044 form: the marker's
 			// distance from the ULPDU_Length field of the FPDU named).
 			inside := f1.LengthSeq + 16

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -30,39 +31,41 @@ func (r *Receiver) fullHalf(t wire.FourTuple) (*half, error) {
 // The receiver passes none of them; when its in-order point reaches seq at
 // an FPDU boundary it steps over them (and reports code 3 if an FPDU of the
 // in-order stream runs into them).
-func (r *Receiver) HardwareConsumed(t wire.FourTuple, seq, end uint32) error {
+func (r *Receiver) HardwareConsumed(t wire.FourTuple, start, end uint32) error {
 	h, err := r.fullHalf(t)
 	if err != nil {
 		return err
 	}
-	if !before(seq, end) || before(seq, h.rcvNxt) {
+	seq, stop := tcpseq.Num(start), tcpseq.Num(end)
+	if !seq.Before(stop) || seq.Before(h.rcvNxt) {
 		return fmt.Errorf("%w: consumed [%d, %d) with rcv_nxt %d", ErrHandover, seq, end, h.rcvNxt)
 	}
 	for _, o := range h.ooo {
-		if before(seq, o.end()) && before(o.seq, end) {
+		if seq.Before(o.end()) && o.seq.Before(stop) {
 			return fmt.Errorf("%w: consumed [%d, %d) overlaps held octets [%d, %d)", ErrHandover, seq, end, o.seq, o.end())
 		}
 	}
-	h.ooo = append(h.ooo, oooSeg{seq: seq, skip: int(end - seq)})
-	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
+	h.ooo = append(h.ooo, oooSeg{seq: seq, skip: int(stop.Offset(seq))})
+	sort.Slice(h.ooo, func(i, j int) bool { return h.ooo[i].seq.Before(h.ooo[j].seq) })
 	return nil
 }
 
 // HardwareAdvance records that the hardware consumed half connection t in
 // order up to sequence number to (whole FPDUs, and any runs it had consumed
 // out of order before). The receiver must hold no in-order octets.
-func (r *Receiver) HardwareAdvance(t wire.FourTuple, to uint32) error {
+func (r *Receiver) HardwareAdvance(t wire.FourTuple, end uint32) error {
 	h, err := r.fullHalf(t)
 	if err != nil {
 		return err
 	}
-	if len(h.pend) > 0 || before(to, h.rcvNxt) {
+	to := tcpseq.Num(end)
+	if len(h.pend) > 0 || to.Before(h.rcvNxt) {
 		return fmt.Errorf("%w: advance to %d with rcv_nxt %d and %d octets held", ErrHandover, to, h.rcvNxt, len(h.pend))
 	}
-	for len(h.ooo) > 0 && !before(to, h.ooo[0].end()) {
+	for len(h.ooo) > 0 && !to.Before(h.ooo[0].end()) {
 		h.ooo = h.ooo[1:]
 	}
-	if len(h.ooo) > 0 && before(h.ooo[0].seq, to) {
+	if len(h.ooo) > 0 && h.ooo[0].seq.Before(to) {
 		return fmt.Errorf("%w: advance to %d splits held octets [%d, %d)", ErrHandover, to, h.ooo[0].seq, h.ooo[0].end())
 	}
 	h.rcvNxt, h.pendSeq = to, to
@@ -78,7 +81,7 @@ func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bo
 	if h == nil || h.state != stFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin || h.rtrPending || h.rtrWait {
 		return 0, mpa.Half{}, false
 	}
-	return h.rcvNxt, h.params, true
+	return uint32(h.rcvNxt), h.params, true
 }
 
 // Closed reports whether half connection t has stopped: after an MPA error

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 )
 
 // rescan looks again for FPDUs that can be passed out of order in what both
@@ -29,10 +30,10 @@ func (h *half) rescan() {
 // with markers, every marker in the new octets points at an FPDU start, and
 // ULPDU_Length leads on to the FPDUs after it; without markers, only FPDUs
 // that exactly fill the segment, with CRC on.
-func (h *half) scanOOO(seq, end uint32) {
+func (h *half) scanOOO(seq, end tcpseq.Num) {
 	var run *oooSeg
 	for i := range h.ooo {
-		if !before(seq, h.ooo[i].seq) && before(seq, h.ooo[i].end()) {
+		if !seq.Before(h.ooo[i].seq) && seq.Before(h.ooo[i].end()) {
 			run = &h.ooo[i]
 			break
 		}
@@ -41,13 +42,13 @@ func (h *half) scanOOO(seq, end uint32) {
 		return
 	}
 	if h.params.Markers {
-		for m := h.params.NextMarker(seq); before(m, end) && !before(run.end(), m+mpa.MarkerLen); m += mpa.MarkerInterval {
-			off := m - run.seq
+		for m := h.nextMarker(seq); m.Before(end) && !run.end().Before(m.Add(mpa.MarkerLen)); m = m.Add(mpa.MarkerInterval) {
+			off := m.Offset(run.seq)
 			ptr := uint32(binary.BigEndian.Uint16(run.data[off+2:])) &^ 3
 			if ptr > off {
 				continue // the FPDU starts before this run
 			}
-			h.walkOOO(run, m-ptr, run.end(), false)
+			h.walkOOO(run, m.Add(-int(ptr)), run.end(), false)
 		}
 		return
 	}
@@ -59,16 +60,16 @@ func (h *half) scanOOO(seq, end uint32) {
 // walkOOO validates and passes consecutive FPDUs from start while they lie
 // whole in the run before limit. With exact set, they must end exactly at
 // limit or none is passed.
-func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
+func (h *half) walkOOO(run *oooSeg, start, limit tcpseq.Num, exact bool) {
 	type found struct {
-		seq, lseq uint32
+		seq, lseq tcpseq.Num
 		ulpdu     []byte
 		wl        int
 		form      mpa.PtrForm
 	}
 	var list []found
-	for s := start; before(s, limit); {
-		b := run.data[s-run.seq : limit-run.seq]
+	for s := start; s.Before(limit); {
+		b := run.data[s.Offset(run.seq):limit.Offset(run.seq)]
 		wl, lseq := h.fpduAt(s, b)
 		if wl == 0 || wl > len(b) {
 			break
@@ -78,7 +79,7 @@ func (h *half) walkOOO(run *oooSeg, start, limit uint32, exact bool) {
 			break // not passed now; in order it will be checked and reported
 		}
 		list = append(list, found{s, lseq, append([]byte(nil), ulpdu...), wl, form})
-		s += uint32(wl)
+		s = s.Add(wl)
 		if s == limit && exact {
 			exact = false
 		}

@@ -3,41 +3,41 @@ package rx
 import (
 	"fmt"
 	"sort"
+
+	"github.com/mparx/mparx/golden/tcpseq"
 )
 
 // oooSeg is a run of out-of-order octets, or (skip > 0, data nil) a run of
 // skip octets that another engine (the hardware fast path) has already
 // validated and passed as whole FPDUs: see HardwareConsumed.
 type oooSeg struct {
-	seq  uint32
+	seq  tcpseq.Num
 	data []byte
 	skip int
 }
 
-func (s oooSeg) end() uint32 { return s.seq + uint32(len(s.data)+s.skip) }
-
-func before(a, b uint32) bool { return int32(a-b) < 0 }
+func (s oooSeg) end() tcpseq.Num { return s.seq.Add(len(s.data) + s.skip) }
 
 // accept trims a segment to the receive window, drops what was already
 // received, and files the rest in order or out of order.
-func (h *half) accept(seq uint32, data []byte) {
+func (h *half) accept(seq tcpseq.Num, data []byte) {
 	if len(data) == 0 {
 		return
 	}
 	if h.state == stStartup {
-		h.segRanges = append(h.segRanges, [2]uint32{seq, seq + uint32(len(data))})
+		h.segRanges = append(h.segRanges, [2]tcpseq.Num{seq, seq.Add(len(data))})
 	}
-	end := seq + uint32(len(data))
-	if int32(end-h.rcvNxt) <= 0 {
+	end := seq.Add(len(data))
+	if end.Diff(h.rcvNxt) <= 0 {
 		h.stats.Dup += len(data)
 		return
 	}
-	if before(seq, h.rcvNxt) {
-		h.stats.Dup += int(h.rcvNxt - seq)
-		data = data[h.rcvNxt-seq:]
+	if seq.Before(h.rcvNxt) {
+		h.stats.Dup += int(h.rcvNxt.Offset(seq))
+		data = data[h.rcvNxt.Offset(seq):]
 		seq = h.rcvNxt
 	}
-	if off := seq - h.rcvNxt; off >= h.r.cfg.Window {
+	if off := seq.Offset(h.rcvNxt); off >= h.r.cfg.Window {
 		return // out of window
 	} else if room := h.r.cfg.Window - off; uint32(len(data)) > room {
 		data = data[:room]
@@ -52,7 +52,7 @@ func (h *half) accept(seq uint32, data []byte) {
 		// then pull in the runs that are now contiguous.
 		n := len(data)
 		if len(h.ooo) > 0 {
-			n = min(n, int(h.ooo[0].seq-h.rcvNxt))
+			n = min(n, int(h.ooo[0].seq.Offset(h.rcvNxt)))
 		}
 		h.stats.Octets += n
 		if len(h.pend) == 0 {
@@ -62,7 +62,7 @@ func (h *half) accept(seq uint32, data []byte) {
 		} else {
 			h.pend = append(h.pend, data[:n]...)
 		}
-		h.rcvNxt += uint32(n)
+		h.rcvNxt = h.rcvNxt.Add(n)
 		data = data[n:]
 		if len(data) > 0 && len(h.ooo) > 0 && h.ooo[0].skip > 0 && h.ooo[0].seq == h.rcvNxt {
 			// A run the hardware consumed comes next: runFPDUs steps over
@@ -74,7 +74,7 @@ func (h *half) accept(seq uint32, data []byte) {
 			s := h.ooo[0]
 			h.ooo = h.ooo[1:]
 			h.pend = append(h.pend, s.data...)
-			h.rcvNxt += uint32(len(s.data))
+			h.rcvNxt = h.rcvNxt.Add(len(s.data))
 			skip := min(len(data), len(s.data))
 			h.stats.Dup += skip
 			data = data[skip:]
@@ -89,7 +89,7 @@ func (h *half) pullOOO() {
 		s := h.ooo[0]
 		h.ooo = h.ooo[1:]
 		h.pend = append(h.pend, s.data...)
-		h.rcvNxt += uint32(len(s.data))
+		h.rcvNxt = h.rcvNxt.Add(len(s.data))
 	}
 }
 
@@ -108,7 +108,7 @@ func (h *half) stepConsumed() bool {
 	}
 	s := h.ooo[0]
 	h.ooo = h.ooo[1:]
-	h.rcvNxt += uint32(s.skip)
+	h.rcvNxt = h.rcvNxt.Add(s.skip)
 	h.pendSeq = h.rcvNxt
 	h.pullOOO()
 	return true
@@ -117,38 +117,38 @@ func (h *half) stepConsumed() bool {
 // insertOOO files an out-of-order segment, keeping octets already held
 // (a retransmission does not overwrite), and then looks for FPDUs it can
 // validate out of order.
-func (h *half) insertOOO(seq uint32, data []byte) {
-	end := seq + uint32(len(data))
+func (h *half) insertOOO(seq tcpseq.Num, data []byte) {
+	end := seq.Add(len(data))
 	// Cut the new data into the pieces not yet covered.
 	var fresh []oooSeg
 	cur := seq
 	for _, s := range h.ooo {
-		if !before(cur, end) {
+		if !cur.Before(end) {
 			break
 		}
-		if !before(cur, s.end()) {
+		if !cur.Before(s.end()) {
 			continue
 		}
-		if before(cur, s.seq) {
+		if cur.Before(s.seq) {
 			stop := s.seq
-			if before(end, stop) {
+			if end.Before(stop) {
 				stop = end
 			}
-			fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur-seq:stop-seq]...)})
+			fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur.Offset(seq):stop.Offset(seq)]...)})
 		}
-		if before(cur, s.end()) {
+		if cur.Before(s.end()) {
 			cur = s.end()
 		}
 	}
-	if before(cur, end) {
-		fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur-seq:]...)})
+	if cur.Before(end) {
+		fresh = append(fresh, oooSeg{seq: cur, data: append([]byte(nil), data[cur.Offset(seq):]...)})
 	}
 	for _, f := range fresh {
 		h.stats.Octets += len(f.data)
 	}
 	h.stats.Dup += len(data) - octets(fresh)
 	h.ooo = append(h.ooo, fresh...)
-	sort.Slice(h.ooo, func(i, j int) bool { return before(h.ooo[i].seq, h.ooo[j].seq) })
+	sort.Slice(h.ooo, func(i, j int) bool { return h.ooo[i].seq.Before(h.ooo[j].seq) })
 	h.mergeOOO()
 	if h.state == stFull && len(fresh) > 0 && !h.rtrPending && !h.rtrWait {
 		h.scanOOO(seq, end)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -92,8 +93,8 @@ func New(cfg Config) *Receiver {
 // stream IDs of its two half connections: Initiator to Responder, and back.
 func (r *Receiver) AddConn(c ConnSpec) (i2r, r2i ddp.StreamID) {
 	ih, rh := r.newConn(c.Tuple, c.Policy)
-	ih.begin(c.InitiatorSeq)
-	rh.begin(c.ResponderSeq)
+	ih.begin(tcpseq.Num(c.InitiatorSeq))
+	rh.begin(tcpseq.Num(c.ResponderSeq))
 	return ih.id, rh.id
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -34,25 +35,25 @@ type half struct {
 	state      state
 	params     mpa.Half
 	ddpVersion uint8
-	startSeq   uint32 // first octet of the startup frame
-	frameEnd   uint32 // just past the startup frame
+	startSeq   tcpseq.Num // first octet of the startup frame
+	frameEnd   tcpseq.Num // just past the startup frame
 	startup    mpa.Startup
-	segRanges  [][2]uint32 // segments seen during startup (PD_Length check)
+	segRanges  [][2]tcpseq.Num // segments seen during startup (PD_Length check)
 	neg        mpa.Negotiated
 	// Peer-to-peer (RFC 6581): rtrPending on the Initiator half until its
 	// first FPDU, the RTR, has been validated; rtrWait on the Responder
 	// half until then (the Responder sends nothing before the RTR).
 	rtrPending, rtrWait bool
 
-	rcvNxt  uint32   // next octet expected in order
-	pend    []byte   // in-order octets not yet consumed
-	aliased bool     // pend points into the frame being processed
-	scratch []byte   // ULPDU with markers removed
-	pendSeq uint32   // sequence number of pend[0]
-	ooo     []oooSeg // sorted, non-overlapping, all beyond rcvNxt
-	passed  map[uint32]passedFPDU
+	rcvNxt  tcpseq.Num // next octet expected in order
+	pend    []byte     // in-order octets not yet consumed
+	aliased bool       // pend points into the frame being processed
+	scratch []byte     // ULPDU with markers removed
+	pendSeq tcpseq.Num // sequence number of pend[0]
+	ooo     []oooSeg   // sorted, non-overlapping, all beyond rcvNxt
+	passed  map[tcpseq.Num]passedFPDU
 	fin     bool
-	finSeq  uint32
+	finSeq  tcpseq.Num
 	errCode int
 	stats   HalfSummary
 
@@ -63,7 +64,7 @@ type half struct {
 	never bool         // its stream does not start with the startup frame: not followed
 }
 
-func (h *half) begin(seq uint32) {
+func (h *half) begin(seq tcpseq.Num) {
 	h.state = stStartup
 	h.startSeq, h.rcvNxt, h.pendSeq = seq, seq, seq
 }
@@ -88,17 +89,17 @@ func (h *half) process(f wire.Frame) {
 	if f.Flags&wire.FlagRST != 0 {
 		// RFC 5044 section 8, code 1: RST received. The connection is gone:
 		// both halves stop.
-		h.fail(CodeClosed, f.Seq, errors.New("RST received"))
+		h.fail(CodeClosed, tcpseq.Num(f.Seq), errors.New("RST received"))
 		h.peer.close()
 		return
 	}
-	seq, data := f.Seq, f.Payload
+	seq, data := tcpseq.Num(f.Seq), f.Payload
 	if f.Flags&wire.FlagSYN != 0 {
 		seq++ // SYN occupies one sequence number
 	}
 	if f.Flags&wire.FlagFIN != 0 && !h.fin {
-		end := seq + uint32(len(data))
-		if int32(end-h.rcvNxt) >= 0 && int32(end-h.rcvNxt) <= int32(h.r.cfg.Window) {
+		end := seq.Add(len(data))
+		if d := end.Diff(h.rcvNxt); d >= 0 && d <= int(h.r.cfg.Window) {
 			h.fin, h.finSeq = true, end
 		}
 	}
@@ -119,11 +120,11 @@ func (h *half) expectKey() []byte {
 }
 
 // fail reports MPA error code at seq and closes the half connection.
-func (h *half) fail(code int, seq uint32, err error) {
+func (h *half) fail(code int, seq tcpseq.Num, err error) {
 	if h.state == stClosed {
 		return
 	}
-	h.r.emit(Event{Kind: MPAError, Half: h.tuple, Seq: seq, Code: code, Err: err})
+	h.r.emit(Event{Kind: MPAError, Half: h.tuple, Seq: uint32(seq), Code: code, Err: err})
 	h.errCode = code
 	h.close()
 }
@@ -183,9 +184,9 @@ func (h *half) runStartup() bool {
 		// answers (rules 2-4), so a segment that carries the frame's last
 		// octet and more octets after it means PD_Length does not match the
 		// private data present (rule 9).
-		end := h.startSeq + uint32(n)
+		end := h.startSeq.Add(n)
 		for _, rg := range h.segRanges {
-			if before(rg[0], end) && before(end, rg[1]) {
+			if rg[0].Before(end) && end.Before(rg[1]) {
 				err = fmt.Errorf("PD_Length %d does not match the private data: the segment goes on past the frame", s.PDLength)
 				break
 			}
@@ -198,7 +199,7 @@ func (h *half) runStartup() bool {
 	}
 	h.startup = s
 	h.segRanges = nil
-	h.frameEnd = h.startSeq + uint32(n)
+	h.frameEnd = h.startSeq.Add(n)
 	h.pend = h.pend[n:]
 	h.pendSeq = h.frameEnd
 	h.state = stWait
@@ -229,15 +230,15 @@ func (h *half) establish() {
 	}
 	ih.neg, rh.neg = n, n
 	ih.rtrPending, rh.rtrWait = n.RTR != mpa.RTRNone, n.RTR != mpa.RTRNone
-	ih.params = mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: ih.frameEnd}
-	rh.params = mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: rh.frameEnd}
+	ih.params = mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: uint32(ih.frameEnd)}
+	rh.params = mpa.Half{Markers: n.ResponderMarkers, CRC: n.CRC, SeqStart: uint32(rh.frameEnd)}
 	for _, x := range []*half{ih, rh} {
 		x.ddpVersion = n.DDPVersion
 		if pl := x.r.cfg.Placer; pl != nil {
 			pl.SetVersion(x.id, n.DDPVersion)
 		}
 		x.state = stFull
-		x.passed = map[uint32]passedFPDU{}
+		x.passed = map[tcpseq.Num]passedFPDU{}
 		e := Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart, Rev: n.Rev, RTR: n.RTR}
 		if n.Enhanced {
 			hdr := n.Responder
