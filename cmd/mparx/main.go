@@ -211,7 +211,7 @@ func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
 		}
 		errc := "-"
 		if h.ErrorCode != 0 {
-			errc = fmt.Sprint(h.ErrorCode)
+			errc = fmt.Sprintf("%d", h.ErrorCode)
 		}
 		rev, irdord, rtr := startupCols(h)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v\t%v\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Tuple, role, h.State,
@@ -234,7 +234,7 @@ func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
 func startupCols(h rx.HalfSummary) (rev, irdord, rtr string) {
 	rev, irdord, rtr = "-", "-", "-"
 	n := h.Startup
-	if h.State == "idle" || h.State == "startup" || h.State == "wait-peer" || (n == mpa.Negotiated{}) {
+	if h.State == rx.StateIdle || h.State == rx.StateStartup || h.State == rx.StateWaitPeer || (n == mpa.Negotiated{}) {
 		return
 	}
 	rev = fmt.Sprint(n.Rev)

@@ -272,7 +272,7 @@ func TestPermissiveRev0Markers(t *testing.T) {
 		assert.True(t, h.Params.Markers)
 		assert.True(t, h.Params.CRC)
 		assert.Equal(t, uint8(0), h.DDPVersion)
-		assert.Equal(t, "full", h.State)
+		assert.Equal(t, StateFull, h.State)
 	}
 }
 

@@ -36,7 +36,7 @@ func (h *half) nextMarker(seq tcpseq.Num) tcpseq.Num {
 // optional and this model always does. It returns the ULPDU with markers
 // removed, which aliases fpdu or the half's scratch buffer: it is valid
 // until the next check.
-func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code int, err error) {
+func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code ErrorCode, err error) {
 	ulpdu, form, err = h.params.DeframeForm(uint32(seq), fpdu, &h.scratch)
 	switch {
 	case errors.Is(err, mpa.ErrCRC):
@@ -131,7 +131,7 @@ func (h *half) markerDisagrees(seq tcpseq.Num, wl int) error {
 // runFPDUs consumes whole FPDUs from the in-order octets (RFC 5044
 // section 6, rule 1: ULPDU_Length finds the next FPDU).
 func (h *half) runFPDUs() {
-	for h.state == stFull {
+	for h.state == StateFull {
 		seq := h.pendSeq
 		wl, lseq := h.fpduAt(seq, h.pend)
 		if p, ok := h.passedAt(seq); ok && p.wireLen == wl && len(h.pend) >= wl {

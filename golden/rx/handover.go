@@ -20,7 +20,7 @@ var ErrHandover = errors.New("rx: hand-over does not fit the stream")
 
 func (r *Receiver) fullHalf(t wire.FourTuple) (*half, error) {
 	h := r.halves[t]
-	if h == nil || h.state != stFull {
+	if h == nil || h.state != StateFull {
 		return nil, fmt.Errorf("%w: %v is not in full operation", ErrHandover, t)
 	}
 	return h, nil
@@ -78,7 +78,7 @@ func (r *Receiver) HardwareAdvance(t wire.FourTuple, end uint32) error {
 // and the negotiated parameters.
 func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bool) {
 	h := r.halves[t]
-	if h == nil || h.state != stFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin || h.rtrPending || h.rtrWait {
+	if h == nil || h.state != StateFull || len(h.pend) > 0 || len(h.ooo) > 0 || h.fin || h.rtrPending || h.rtrWait {
 		return 0, mpa.Half{}, false
 	}
 	return uint32(h.rcvNxt), h.params, true
@@ -88,5 +88,5 @@ func (r *Receiver) Idle(t wire.FourTuple) (rcvNxt uint32, params mpa.Half, ok bo
 // on it, or when its connection was reset or failed startup.
 func (r *Receiver) Closed(t wire.FourTuple) bool {
 	h := r.halves[t]
-	return h != nil && h.state == stClosed
+	return h != nil && h.state == StateClosed
 }

@@ -24,7 +24,7 @@ func (h *half) accept(seq tcpseq.Num, data []byte) {
 	if len(data) == 0 {
 		return
 	}
-	if h.state == stStartup {
+	if h.state == StateStartup {
 		h.segRanges = append(h.segRanges, [2]tcpseq.Num{seq, seq.Add(len(data))})
 	}
 	end := seq.Add(len(data))
@@ -150,7 +150,7 @@ func (h *half) insertOOO(seq tcpseq.Num, data []byte) {
 	h.ooo = append(h.ooo, fresh...)
 	sort.Slice(h.ooo, func(i, j int) bool { return h.ooo[i].seq.Before(h.ooo[j].seq) })
 	h.mergeOOO()
-	if h.state == stFull && len(fresh) > 0 && !h.rtrPending && !h.rtrWait {
+	if h.state == StateFull && len(fresh) > 0 && !h.rtrPending && !h.rtrWait {
 		h.scanOOO(seq, end)
 	}
 }

@@ -185,7 +185,7 @@ type HalfSummary struct {
 	Tuple      wire.FourTuple
 	Stream     ddp.StreamID
 	Initiator  bool // carries the Initiator's data (the Request)
-	State      string
+	State      State
 	Params     mpa.Half // negotiated markers, CRC and SeqStart (full operation)
 	DDPVersion uint8
 	// Startup is what the connection negotiated (RFC 5044, and RFC 6581
@@ -199,7 +199,7 @@ type HalfSummary struct {
 	ULPDUs    int
 	Delivered int
 	DDPErrors int
-	ErrorCode int // MPA error code, 0 if none
+	ErrorCode ErrorCode // MPA error code, 0 if none
 	// PtrRFC5044 and PtrDraft01 count the ULPDUs passed whose FPDU began
 	// with a marker and held a later one, by the FPDUPTR form those
 	// markers had (mpa.PtrForm): RFC 5044's, or draft-01's, which the
@@ -214,7 +214,7 @@ func (r *Receiver) Halves() []HalfSummary {
 	for _, h := range r.order {
 		s := h.stats
 		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
-		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state.String(), h.params, h.ddpVersion, h.errCode
+		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state, h.params, h.ddpVersion, h.errCode
 		s.Startup = h.neg
 		out = append(out, s)
 	}

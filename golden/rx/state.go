@@ -10,18 +10,25 @@ import (
 	"github.com/mparx/mparx/golden/wire"
 )
 
-type state uint8
+// State is where a half connection is in its life.
+type State uint8
 
+// States of a half connection, in the order it goes through them.
 const (
-	stIdle    state = iota // not begun (Auto: waiting for a startup frame)
-	stStartup              // reading this half's startup frame
-	stWait                 // startup frame valid, waiting for the peer's
-	stFull                 // full operation
-	stClosed               // after an error or close: nothing more passed
+	StateIdle     State = iota // not begun (Auto: waiting for a startup frame)
+	StateStartup               // reading this half's startup frame
+	StateWaitPeer              // startup frame valid, waiting for the peer's
+	StateFull                  // full operation
+	StateClosed                // after an error or close: nothing more passed
 )
 
-func (s state) String() string {
-	return [...]string{"idle", "startup", "wait-peer", "full", "closed"}[s]
+var stateNames = [...]string{"idle", "startup", "wait-peer", "full", "closed"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("state(%d)", s)
 }
 
 type half struct {
@@ -32,7 +39,7 @@ type half struct {
 	peer      *half
 	policy    mpa.StartupPolicy
 
-	state      state
+	state      State
 	params     mpa.Half
 	ddpVersion uint8
 	startSeq   tcpseq.Num // first octet of the startup frame
@@ -54,7 +61,7 @@ type half struct {
 	passed  map[tcpseq.Num]passedFPDU
 	fin     bool
 	finSeq  tcpseq.Num
-	errCode int
+	errCode ErrorCode
 	stats   HalfSummary
 
 	// Before the half begins (Auto, Ports: detect.go).
@@ -65,14 +72,14 @@ type half struct {
 }
 
 func (h *half) begin(seq tcpseq.Num) {
-	h.state = stStartup
+	h.state = StateStartup
 	h.startSeq, h.rcvNxt, h.pendSeq = seq, seq, seq
 }
 
 // segment takes one valid TCP segment of this half connection.
 func (h *half) segment(f wire.Frame) {
 	h.stats.Frames++
-	if h.state == stIdle && !h.idle(f) {
+	if h.state == StateIdle && !h.idle(f) {
 		return
 	}
 	h.process(f)
@@ -80,7 +87,7 @@ func (h *half) segment(f wire.Frame) {
 
 // process takes a segment of a half connection that has begun.
 func (h *half) process(f wire.Frame) {
-	if h.state == stClosed {
+	if h.state == StateClosed {
 		if f.Flags&wire.FlagRST != 0 {
 			h.peer.close() // a half closed by a FIN or an error: the RST still ends the connection
 		}
@@ -120,8 +127,8 @@ func (h *half) expectKey() []byte {
 }
 
 // fail reports MPA error code at seq and closes the half connection.
-func (h *half) fail(code int, seq tcpseq.Num, err error) {
-	if h.state == stClosed {
+func (h *half) fail(code ErrorCode, seq tcpseq.Num, err error) {
+	if h.state == StateClosed {
 		return
 	}
 	h.r.emit(Event{Kind: MPAError, Half: h.tuple, Seq: uint32(seq), Code: code, Err: err})
@@ -130,7 +137,7 @@ func (h *half) fail(code int, seq tcpseq.Num, err error) {
 }
 
 func (h *half) close() {
-	h.state = stClosed
+	h.state = StateClosed
 	h.pend, h.ooo, h.passed = nil, nil, nil
 }
 
@@ -138,11 +145,11 @@ func (h *half) close() {
 func (h *half) run() {
 	for {
 		switch h.state {
-		case stStartup:
+		case StateStartup:
 			if !h.runStartup() {
 				return
 			}
-		case stFull:
+		case StateFull:
 			if h.rtrWait && (len(h.pend) > 0 || len(h.ooo) > 0) {
 				h.earlyResponder()
 				return
@@ -158,10 +165,10 @@ func (h *half) run() {
 }
 
 func (h *half) checkFIN() {
-	if !h.fin || h.rcvNxt != h.finSeq || h.state == stClosed {
+	if !h.fin || h.rcvNxt != h.finSeq || h.state == StateClosed {
 		return
 	}
-	if h.state == stStartup && len(h.pend) > 0 {
+	if h.state == StateStartup && len(h.pend) > 0 {
 		h.fail(CodeStartup, h.startSeq, errors.New("startup frame truncated by FIN"))
 		h.peer.close()
 		return
@@ -202,8 +209,8 @@ func (h *half) runStartup() bool {
 	h.frameEnd = h.startSeq.Add(n)
 	h.pend = h.pend[n:]
 	h.pendSeq = h.frameEnd
-	h.state = stWait
-	if h.peer.state == stWait {
+	h.state = StateWaitPeer
+	if h.peer.state == StateWaitPeer {
 		h.establish()
 	}
 	return true
@@ -237,7 +244,7 @@ func (h *half) establish() {
 		if pl := x.r.cfg.Placer; pl != nil {
 			pl.SetVersion(x.id, n.DDPVersion)
 		}
-		x.state = stFull
+		x.state = StateFull
 		x.passed = map[tcpseq.Num]passedFPDU{}
 		e := Event{Kind: Established, Half: x.tuple, Seq: x.params.SeqStart, Rev: n.Rev, RTR: n.RTR}
 		if n.Enhanced {

@@ -192,7 +192,7 @@ func EventRecord(e *rx.Event) Record {
 			}
 		}
 	case rx.MPAError:
-		r.Code = e.Code
+		r.Code = int(e.Code)
 	case rx.DDPError:
 		r.DDP, r.Err = ddpRec(), DDPErrorName(e.Err)
 	case rx.Dropped:
