@@ -15,6 +15,7 @@ import (
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -59,7 +60,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		if sys, err = v.Setup.NewFastpathTables(rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth); err != nil {
+		if sys, err = replay.NewSystem(&v.Setup, rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
@@ -93,7 +94,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Frame < evs[j].Frame })
 	var recs []vector.Record
 	for i := range evs {
-		recs = append(recs, vector.EventRecord(&evs[i]))
+		recs = append(recs, replay.EventRecord(&evs[i]))
 	}
 	if v != nil {
 		bufs := v.Setup.Buffers()

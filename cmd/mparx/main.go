@@ -49,6 +49,7 @@ import (
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -109,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var recs []vector.Record
-	onEvent := func(e *rx.Event) { recs = append(recs, vector.EventRecord(e)) }
+	onEvent := func(e *rx.Event) { recs = append(recs, replay.EventRecord(e)) }
 	var r *rx.Receiver
 	var notes []string
 	path := fs.Arg(0)
@@ -122,7 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: onEvent})
+		g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: onEvent})
 		if err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -93,7 +94,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		start := time.Now()
 		result := "pass"
 		hw, sw, writes, cycles, util := "-", "-", "-", "-", "-"
-		err = v.Check()
+		err = replay.Check(v)
 		if err == nil && *engine == "rtl" {
 			var res rtlResult
 			res, err = checkRTL(v, *width)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -90,7 +91,7 @@ type FrameInfo struct {
 // and software, with slots contexts) over them to learn each frame's half
 // connection state.
 func Analyze(v *vector.Vector, slots int) ([]FrameInfo, error) {
-	sys, err := v.Setup.NewFastpath(slots)
+	sys, err := replay.NewSystem(&v.Setup, slots, 0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mparx/mparx/cosim/rxtop"
 	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -26,7 +27,7 @@ func Outcome(res fastpath.Result) string {
 	case fastpath.Drop:
 		for _, e := range res.Events {
 			if e.Kind == fastpath.Dropped {
-				return "drop:" + vector.DropName(e.Err)
+				return "drop:" + replay.DropName(e.Err)
 			}
 		}
 		return "drop"
@@ -73,7 +74,7 @@ func (t Tally) Merge(u Tally) {
 // Outcomes runs the functional model (hardware and software) over the
 // stream and tallies what the hardware did with each frame by class.
 func Outcomes(v *vector.Vector, s []Frame) (Tally, error) {
-	sys, err := v.Setup.NewFastpath(rxtop.Slots)
+	sys, err := replay.NewSystem(&v.Setup, rxtop.Slots, 0, 0)
 	if err != nil {
 		return nil, err
 	}

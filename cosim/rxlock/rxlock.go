@@ -26,6 +26,8 @@ import (
 
 	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/golden/cycle"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -486,7 +488,11 @@ func run(v *vector.Vector, o Options, opts ...cosim.Option) (cycle.Report, error
 		return cycle.Report{Vector: v.Setup.Name}, err
 	}
 	defer r.Close()
-	rep, err := b.Run(v, r)
+	w, err := workload(v)
+	if err != nil {
+		return cycle.Report{Vector: v.Setup.Name}, err
+	}
+	rep, err := b.Run(w, r)
 	var mm *Mismatch
 	if errors.As(err, &mm) {
 		for _, k := range KnownIssues {
@@ -496,6 +502,24 @@ func run(v *vector.Vector, o Options, opts ...cosim.Option) (cycle.Report, error
 		}
 	}
 	return rep, err
+}
+
+// workload sets up vector v for the bench: the golden models with the
+// tables of the co-simulation variants.
+func workload(v *vector.Vector) (cycle.Workload, error) {
+	sys, err := replay.NewSystem(&v.Setup, Slots, STagCount, RQDepth)
+	if err != nil {
+		return cycle.Workload{}, err
+	}
+	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true})
+	if err != nil {
+		return cycle.Workload{}, err
+	}
+	w := cycle.Workload{Name: v.Setup.Name, Frames: v.Data(), System: sys, Golden: g.Receiver, Memory: g.Placer.Memory()}
+	for _, b := range v.Setup.Buffers() {
+		w.Buffers = append(w.Buffers, cycle.Buffer(b))
+	}
+	return w, nil
 }
 
 // KnownIssue is a disagreement between the RTL and docs/design.md that is

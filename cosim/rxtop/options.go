@@ -6,6 +6,7 @@ import (
 	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -15,7 +16,7 @@ import (
 type Engines struct {
 	RTL    *RTL
 	Sys    *fastpath.System
-	Golden *vector.Golden
+	Golden *replay.Golden
 }
 
 // Hooks let a test act on all engines between the frames of a run
@@ -94,12 +95,12 @@ func (r *RTL) Reset(n int) error {
 // the golden receiver (which the hooks may have changed too).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
-	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	if err != nil {
 		return rep, err
 	}
 	var golden []rx.Event
-	g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 	if err != nil {
 		return rep, err
 	}

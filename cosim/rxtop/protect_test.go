@@ -12,6 +12,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -151,7 +152,7 @@ func TestConfigOnlyOnHandshake(t *testing.T) {
 			// cycle after frame k is queued in which the invalidation is
 			// offered; run returns the first cycle with cfg_ready low
 			run := func(offer int) int {
-				sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
+				sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 				require.NoError(t, err)
 				r, err := Open(width)
 				require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -180,10 +181,10 @@ func TestLongBackpressure(t *testing.T) {
 }
 
 func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m int) {
-	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	require.NoError(t, err)
 	var golden []rx.Event
-	g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 	require.NoError(t, err)
 	r, err := Open(width)
 	require.NoError(t, err)

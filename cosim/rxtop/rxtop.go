@@ -18,6 +18,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -380,7 +381,7 @@ func RunSystem(sys *fastpath.System, frames [][]byte, width int, h Hooks, opts .
 
 // runSystem is RunSystem with the golden receiver g (may be nil) fed every
 // frame.
-func runSystem(sys *fastpath.System, g *vector.Golden, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Frames: len(frames)}
 	start := time.Now()
 	r, err := Open(width, opts...)

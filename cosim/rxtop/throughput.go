@@ -5,6 +5,7 @@ import (
 
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/vecgen"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -48,7 +49,7 @@ func AlignedStream(mtu, frames int) *vector.Vector {
 // frame alone for the latency.
 func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 	t := Throughput{Width: width}
-	sys, err := v.Setup.NewFastpathTables(Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	if err != nil {
 		return t, err
 	}

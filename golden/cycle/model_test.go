@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -319,7 +320,7 @@ func TestPlanWrites(t *testing.T) {
 func TestConfigEncoding(t *testing.T) {
 	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
 	require.NoError(t, err)
-	specs, err := v.Setup.ConnSpecs()
+	specs, err := replay.ConnSpecs(&v.Setup)
 	require.NoError(t, err)
 	s := STagEntry{Valid: true, STag: 0x12345678, Stream: 7, Base: 0xdead_beef_0000, Length: 1 << 40}
 	assert.Equal(t, s, DecodeSTag(EncodeSTag(s)))
@@ -439,7 +440,7 @@ func TestE1Lanes(t *testing.T) {
 					assert.Equal(t, EvDelivered, evs[1].Kind)
 				}
 			}
-			_, err := bn.Run(v, &ModelDUT{M: m, Bench: bn, Check: check})
+			_, err := bn.Run(workload(t, v, opt), &ModelDUT{M: m, Bench: bn, Check: check})
 			require.NoError(t, err)
 			t.Logf("E1 cycles of one-FPDU PLACE frames: %v", spans)
 			require.NotEmpty(t, spans)

@@ -21,4 +21,3 @@ func (s Num) Before(t Num) bool { return s.Diff(t) < 0 }
 // Offset returns how far s lies after base counting forward, modulo 2^32 (0
 // to 2^32 - 1): the index of octet s in a run of octets that starts at base.
 func (s Num) Offset(base Num) uint32 { return uint32(s - base) }
-

@@ -1,4 +1,8 @@
-package vector
+// Package replay runs the golden models on conformance vectors (the format is
+// vecgen/vector): it sets up the golden receiver and the hardware model with
+// its software slow path from a vector's setup, computes a vector's expected
+// results and checks a vector against them.
+package replay
 
 import (
 	"encoding/hex"
@@ -10,18 +14,19 @@ import (
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/vector"
 )
 
 // ConnSpecs returns the connections of the setup as the golden receiver
 // takes them, in setup order (the k-th gets DDP streams 2k and 2k+1).
-func (s *Setup) ConnSpecs() ([]rx.ConnSpec, error) {
+func ConnSpecs(s *vector.Setup) ([]rx.ConnSpec, error) {
 	out := make([]rx.ConnSpec, 0, len(s.Conns))
 	for i, c := range s.Conns {
-		ini, err := ParseEndpoint(c.Initiator)
+		ini, err := vector.ParseEndpoint(c.Initiator)
 		if err != nil {
 			return nil, fmt.Errorf("connection %d: %w", i, err)
 		}
-		res, err := ParseEndpoint(c.Responder)
+		res, err := vector.ParseEndpoint(c.Responder)
 		if err != nil {
 			return nil, fmt.Errorf("connection %d: %w", i, err)
 		}
@@ -47,8 +52,8 @@ type Golden struct {
 // connection, then registers the STags and posts the receive buffers on the
 // streams the receiver assigned. Extra receiver options (Auto, OnEvent) may
 // be set in cfg; its Placer and Window are set from the setup.
-func (s *Setup) NewGolden(cfg rx.Config) (*Golden, error) {
-	specs, err := s.ConnSpecs()
+func NewGolden(s *vector.Setup, cfg rx.Config) (*Golden, error) {
+	specs, err := ConnSpecs(s)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +67,7 @@ func (s *Setup) NewGolden(cfg rx.Config) (*Golden, error) {
 		g.Streams = append(g.Streams, [2]ddp.StreamID{i2r, r2i})
 	}
 	stream := func(conn int, dir string) ddp.StreamID {
-		if dir == R2I {
+		if dir == vector.R2I {
 			return g.Streams[conn][1]
 		}
 		return g.Streams[conn][0]
@@ -87,7 +92,7 @@ func (s *Setup) NewGolden(cfg rx.Config) (*Golden, error) {
 
 // nextMSN is the MSN the next buffer posted to r's queue takes, given the
 // buffers posted before it.
-func nextMSN(before []Recv, r Recv) uint32 {
+func nextMSN(before []vector.Recv, r vector.Recv) uint32 {
 	msn := uint32(1)
 	for _, b := range before {
 		if b.Conn == r.Conn && b.Dir == r.Dir && b.QN == r.QN {
@@ -97,12 +102,12 @@ func nextMSN(before []Recv, r Recv) uint32 {
 	return msn
 }
 
-// RunGolden runs the golden receiver over the vector's frames and returns
+// Expected runs the golden receiver over the vector's frames and returns
 // the expected records (events, then one buffer record per setup buffer)
 // and the final buffer contents. It is how vecgen computes expected.jsonl.
-func RunGolden(s *Setup, frames []Frame) ([]Record, [][]byte, error) {
-	var recs []Record
-	g, err := s.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { recs = append(recs, EventRecord(e)) }})
+func Expected(s *vector.Setup, frames []vector.Frame) ([]vector.Record, [][]byte, error) {
+	var recs []vector.Record
+	g, err := NewGolden(s, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { recs = append(recs, EventRecord(e)) }})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,13 +119,13 @@ func RunGolden(s *Setup, frames []Frame) ([]Record, [][]byte, error) {
 	for i, b := range bufs {
 		contents[i] = g.Placer.Memory().Read(b.Addr, int(b.Len))
 	}
-	return append(recs, BufferRecords(s, contents, len(frames))...), contents, nil
+	return append(recs, vector.BufferRecords(s, contents, len(frames))...), contents, nil
 }
 
 // Check runs the golden receiver over v and compares its results with the
 // vector's expected records and buffers; it returns the first difference.
-func (v *Vector) Check() error {
-	recs, bufs, err := RunGolden(&v.Setup, v.Frames)
+func Check(v *vector.Vector) error {
+	recs, bufs, err := Expected(&v.Setup, v.Frames)
 	if err != nil {
 		return err
 	}
@@ -142,7 +147,7 @@ func (v *Vector) Check() error {
 	return nil
 }
 
-func recordsEqual(a, b Record) bool {
+func recordsEqual(a, b vector.Record) bool {
 	if (a.Len == nil) != (b.Len == nil) || (a.Len != nil && *a.Len != *b.Len) {
 		return false
 	}
@@ -157,14 +162,14 @@ func recordsEqual(a, b Record) bool {
 }
 
 // EventRecord converts a golden receiver event to its expected.jsonl form.
-func EventRecord(e *rx.Event) Record {
-	r := Record{Type: e.Kind.String(), Seq: e.Seq, Frame: e.Frame}
+func EventRecord(e *rx.Event) vector.Record {
+	r := vector.Record{Type: e.Kind.String(), Seq: e.Seq, Frame: e.Frame}
 	if e.Half != (wire.FourTuple{}) {
 		r.Src, r.Dst = e.Half.Src(), e.Half.Dst()
 	}
-	ddpRec := func() *DDP {
+	ddpRec := func() *vector.DDP {
 		h := e.DDP
-		d := &DDP{Tagged: h.Tagged, Last: h.Last, Version: h.Version}
+		d := &vector.DDP{Tagged: h.Tagged, Last: h.Last, Version: h.Version}
 		if h.Tagged {
 			d.STag, d.TO = h.STag, h.TO
 		} else {
@@ -186,7 +191,7 @@ func EventRecord(e *rx.Event) Record {
 			r.Rev = int(e.Rev)
 		}
 		if e.Enhanced != nil {
-			r.Enhanced = &Enhanced{IRD: e.Enhanced.IRD, ORD: e.Enhanced.ORD}
+			r.Enhanced = &vector.Enhanced{IRD: e.Enhanced.IRD, ORD: e.Enhanced.ORD}
 			if e.RTR != mpa.RTRNone {
 				r.Enhanced.RTR = e.RTR.String()
 			}
@@ -250,19 +255,14 @@ func DropName(err error) string {
 	return "other"
 }
 
-// NewFastpath builds the hardware model and software slow path
-// (golden/fastpath) for the setup, with a context table of slots entries
-// (0: unlimited), the connections added and the STags and receive buffers
+// NewSystem builds the hardware model and software slow path
+// (golden/fastpath) for the setup, with a context table of slots entries,
+// an STag table of stagSlots entries and receive queues of rqDepth buffers
+// (0: unlimited; fastpath.Engine's Slots, fastpath.System's STagSlots and
+// RQDepth), the connections added and the STags and receive buffers
 // registered in both engines' tables.
-func (s *Setup) NewFastpath(slots int) (*fastpath.System, error) {
-	return s.NewFastpathTables(slots, 0, 0)
-}
-
-// NewFastpathTables is NewFastpath with the hardware's STag table of
-// stagSlots entries and receive queues of rqDepth buffers (0: unlimited),
-// as fastpath.System's STagSlots and RQDepth.
-func (s *Setup) NewFastpathTables(slots, stagSlots, rqDepth int) (*fastpath.System, error) {
-	specs, err := s.ConnSpecs()
+func NewSystem(s *vector.Setup, slots, stagSlots, rqDepth int) (*fastpath.System, error) {
+	specs, err := ConnSpecs(s)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func (s *Setup) NewFastpathTables(slots, stagSlots, rqDepth int) (*fastpath.Syst
 		streams = append(streams, [2]ddp.StreamID{a, b})
 	}
 	stream := func(conn int, dir string) ddp.StreamID {
-		if dir == R2I {
+		if dir == vector.R2I {
 			return streams[conn][1]
 		}
 		return streams[conn][0]
