@@ -7,13 +7,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/mparxwalk"
+	"github.com/mparx/mparx/cosim/walk"
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
 // cycle.Records (the model's count of walker records, one E1 cycle
-// each) agrees with mparxwalk.Expect, the walker's reference that its
+// each) agrees with walk.Expect, the walker's reference that its
 // co-simulation checks, on every frame of every vector, at every width,
 // with markers on (at the frame's own sequence number and off the grid)
 // and off.
@@ -48,7 +48,7 @@ func TestRecordsMatchWalker(t *testing.T) {
 					}
 					p0 := (fl.PayOff + 2) / 4
 					npay := min((fl.PayLen+3)/4, (len(raw)-fl.PayOff)/4)
-					recs, _ := mparxwalk.Expect(mparxwalk.Frame{Words: words, P0: p0, NPay: npay, SegSeq: fl.Seq,
+					recs, _ := walk.Expect(walk.Frame{Words: words, P0: p0, NPay: npay, SegSeq: fl.Seq,
 						SeqStart: p.SeqStart, Markers: p.Markers})
 					got := cycle.Records(raw, fl, p, beats, lanes)
 					require.Equal(t, len(recs), got, "%s width %d params %+v", v.Setup.Name, width, p)

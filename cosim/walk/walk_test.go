@@ -1,4 +1,4 @@
-package mparxwalk
+package walk
 
 import (
 	"encoding/binary"

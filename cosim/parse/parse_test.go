@@ -1,5 +1,5 @@
-// Package mparxparse tests rtl/mpa_rx_parse.v against golden/wire.
-package mparxparse
+// Package parse tests rtl/mpa_rx_parse.v against golden/wire.
+package parse
 
 import (
 	"errors"

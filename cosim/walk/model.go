@@ -1,4 +1,4 @@
-// Package mparxwalk checks rtl/mpa_rx_walk.v, the FPDU walker of the mpa_rx
+// Package walk checks rtl/mpa_rx_walk.v, the FPDU walker of the mpa_rx
 // ingress, in co-simulation against a reference built on golden/mpa (the
 // functions golden/fastpath's walk uses: FPDUAt, WireLen, NextMarker,
 // Deframe, CRC32C).
@@ -13,7 +13,7 @@
 // from the FPDU's first octet, is right too, and such FPDUs are counted by
 // form); when the sequence number of the payload is off the marker grid's
 // word alignment, markers are taken at the word holding the marker position.
-package mparxwalk
+package walk
 
 import (
 	"encoding/binary"
