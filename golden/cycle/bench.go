@@ -14,7 +14,7 @@ import (
 )
 
 // DUT is a receiver the bench drives cycle by cycle: the model alone
-// (ModelDUT) or the RTL in lockstep with the model (cosim/rxlock).
+// (ModelDUT) or the RTL in lockstep with the model (cosim/rx).
 type DUT interface {
 	// Push queues a frame on s_axis, presented after gap idle cycles;
 	// fcsBad sets tuser on its last beat.
@@ -240,7 +240,7 @@ func (b *Bench) Run(w Workload, d DUT) (Report, error) {
 			return err
 		}
 		for _, o := range ops {
-			op, index, data := b.encodeOp(o)
+			op, index, data := EncodeOp(o, b.opt.Slots, b.opt.STagCount)
 			if err := d.Config(op, index, data); err != nil {
 				return err
 			}
@@ -339,23 +339,6 @@ func (b *Bench) Run(w Workload, d DUT) (Report, error) {
 	return rep, nil
 }
 
-// encodeOp returns the configuration write of a table write of software.
-func (b *Bench) encodeOp(o fastpath.Op) (op, index int, d CfgData) {
-	switch o.Kind {
-	case fastpath.OpContext:
-		return OpContext, fastpath.Index(o.Half, b.opt.Slots), EncodeContext(o.Half, o.Ctx)
-	case fastpath.OpSTag:
-		return OpSTag, int(o.STag>>8) & (b.opt.STagCount - 1),
-			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
-	case fastpath.OpPost:
-		return OpPost, fastpath.Index(o.Half, b.opt.Slots),
-			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
-	}
-	return OpMSN, fastpath.Index(o.Half, b.opt.Slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
-}
-
-var verdictCode = map[fastpath.Verdict]int{fastpath.Place: VPlace, fastpath.Exception: VException, fastpath.Drop: VDrop, fastpath.Ignore: VIgnore}
-
 // check compares what the DUT sent with what the system expects.
 func (b *Bench) check(exp []expect) error {
 	evs, excs, writes := b.events, b.excs, b.writes
@@ -376,7 +359,7 @@ func (b *Bench) check(exp []expect) error {
 			return fail("no VERDICT event (got %v)", ev)
 		}
 		fl := ParseFields(x.frame)
-		wantV, wantR := verdictCode[x.res.Verdict], int(x.res.Reason)
+		wantV, wantR := VerdictCode(x.res.Verdict), int(x.res.Reason)
 		if x.fcsBad {
 			wantV, wantR = VDrop, 0
 		}

@@ -840,16 +840,9 @@ func (m *Model) decide(f *Frame) {
 	hdr := Event{Index: idx, Seq: fl.Seq, End: end, Len: fl.PayLen}
 	add := func(e Event, mk Word) { f.e1 = append(f.e1, e1Step{event: true, evt: e.Encode(), mask: mk}) }
 	v := hdr
-	v.Kind = EvVerdict
-	switch res.Verdict {
-	case fastpath.Place:
-		v.Verdict = VPlace
-	case fastpath.Exception:
-		v.Verdict, v.Reason = VException, int(res.Reason)
-	case fastpath.Drop:
-		v.Verdict = VDrop
-	case fastpath.Ignore:
-		v.Verdict = VIgnore
+	v.Kind, v.Verdict = EvVerdict, VerdictCode(res.Verdict)
+	if res.Verdict == fastpath.Exception {
+		v.Reason = int(res.Reason)
 	}
 	add(v, mask)
 

@@ -408,7 +408,7 @@ func TestVerdictTime(t *testing.T) {
 // on the aligned vector with m_evt always ready, a PLACE frame of one FPDU
 // takes three cycles in E1 (VERDICT beat with its record's lookup, check
 // cycle, the record's beat) when E1 waited for it, two when its record was
-// looked up with the beat before (frames queued for E1: cosim/rxtop's
+// looked up with the beat before (frames queued for E1: cosim/rx's
 // throughput runs); with one lane, its events, lookup and check cycles one
 // after the other. Every beat holds one or two events in their order.
 func TestE1Lanes(t *testing.T) {

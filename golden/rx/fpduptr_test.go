@@ -156,7 +156,7 @@ func TestMarkerErrorAtHeader(t *testing.T) {
 // whether FPDU 2 arrives in order or is held out of order when FPDU 1's
 // header is read. (Before, a receiver holding it out of order blamed FPDU
 // 1, one holding it in order did not: the fuzzed case
-// duplicates-w512-ea60124639959581 of cosim/rxfuzz.)
+// duplicates-w512-ea60124639959581 of cosim/rx/fuzz.)
 func TestMarkerAfterFPDUCheckedWithItsOwnFPDU(t *testing.T) {
 	for _, order := range []struct {
 		name string

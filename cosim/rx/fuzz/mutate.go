@@ -1,16 +1,10 @@
-// Package rxfuzz is the differential mutation fuzzer of the receiver
-// (issue 6): it mutates the frames of the committed conformance vectors into
-// hostile and broken streams, runs each stream through rtl/mpa_rx.v and the
-// functional model (cosim/rxtop), and keeps every failing stream as a
-// regression pcap under testdata/.
-//
 // The mutation engine (this file) is plain Go and deterministic from a seed:
 // Analyze finds the fields of every frame of a vector (Ethernet, IPv4, TCP
 // headers with golden/wire; ULPDU_Length fields and markers with the
 // half connection's MPA parameters as the functional model holds them),
 // and a Mutator turns the vector's frames into a stream in which mutated
 // frames, each named by its Class, are mixed with the intact ones.
-package rxfuzz
+package fuzz
 
 import (
 	"encoding/binary"
@@ -293,7 +287,7 @@ func (m *Mutator) pick(fi FrameInfo, fatalOK bool) Class {
 		}
 		r -= w(c)
 	}
-	panic("rxfuzz: no class")
+	panic("fuzz: no class")
 }
 
 // Mutate applies class c to frame b (described by fi) and returns the
@@ -301,7 +295,7 @@ func (m *Mutator) pick(fi FrameInfo, fatalOK bool) Class {
 // modified. It panics when c does not apply to the frame.
 func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 	if !applicable(c, fi) {
-		panic(fmt.Sprintf("rxfuzz: class %s does not apply", c))
+		panic(fmt.Sprintf("fuzz: class %s does not apply", c))
 	}
 	rng := m.rng
 	d := append([]byte(nil), b...)
@@ -418,7 +412,7 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 		d[tcp+13] ^= flags[rng.IntN(len(flags))]
 		FixChecksums(d)
 	default:
-		panic(fmt.Sprintf("rxfuzz: Mutate(%s)", c))
+		panic(fmt.Sprintf("fuzz: Mutate(%s)", c))
 	}
 	return [][]byte{d}
 }

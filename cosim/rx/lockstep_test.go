@@ -1,4 +1,4 @@
-package rxlock
+package rx
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func TestLockstep(t *testing.T) {
 				var st cycle.Stats
 				start := time.Now()
 				for i, v := range vs {
-					rep, err := Run(v, Options{Width: width, Pattern: cycle.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
+					rep, err := RunLockstep(v, LockstepOptions{Width: width, Pattern: cycle.Pattern(p), Seed: uint64(1000*width + i), TraceDir: *traceDir})
 					var mm *Mismatch
 					if errors.As(err, &mm) && mm.Known != "" {
 						t.Logf("%s: known issue %q at cycle %d (%s rtl %s model %s); the rest of this run is not checked",
@@ -72,7 +72,7 @@ func TestLockstep(t *testing.T) {
 	if *only == "" && *except == "" && *patterns == "none,random,stalls" {
 		for _, k := range KnownIssues {
 			if known[k.Name] == 0 {
-				t.Errorf("known issue %q did not show in any run: if it is fixed, take it off rxlock.KnownIssues", k.Name)
+				t.Errorf("known issue %q did not show in any run: if it is fixed, take it off KnownIssues", k.Name)
 			}
 		}
 	}
@@ -85,7 +85,7 @@ func TestMismatchReport(t *testing.T) {
 	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned-one-per-segment"))
 	require.NoError(t, err)
 	dir := t.TempDir()
-	_, err = Run(v, Options{Width: 64, Pattern: cycle.NoStall, Seed: 1, TraceDir: dir,
+	_, err = RunLockstep(v, LockstepOptions{Width: 64, Pattern: cycle.NoStall, Seed: 1, TraceDir: dir,
 		Model: func(c *cycle.Config) { c.LWalk = cycle.LWalk(64) + 1 }})
 	var mm *Mismatch
 	require.ErrorAs(t, err, &mm)

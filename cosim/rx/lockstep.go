@@ -1,21 +1,4 @@
-// Package rxlock runs rtl/mpa_rx.v and the Go cycle model of its
-// cycle-timing contract (golden/cycle, docs/design.md section 5) in
-// cosim.Lockstep on conformance vectors: frames back to back with random
-// idle cycles, random backpressure on m_evt, m_exc_axis and m_host, every
-// output compared every cycle. Software is played by golden/fastpath's
-// System; its configuration writes go to the RTL's and the model's cfg
-// port. The bench (cycle.Bench) checks what the RTL sent against the
-// functional model and the union of hardware and software against the
-// golden receiver.
-//
-// Compared exactly every cycle: s_axis_tready, m_evt_tvalid,
-// m_exc_axis_tvalid, m_host_valid, cfg_ready. When their valid is high:
-// m_exc_axis_tdata/tkeep/tlast/tuser, m_host_addr/strb, m_evt_tkeep,
-// m_evt_tdata on the lanes that hold an event (two lanes at 256 and 512
-// bits) and the bits the contract defines (all, except the header fields
-// of a frame that has none, such as a non-IPv4 frame), m_host_data on the
-// lanes of m_host_strb.
-package rxlock
+package rx
 
 import (
 	"errors"
@@ -26,26 +9,13 @@ import (
 
 	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/golden/cycle"
-	"github.com/mparx/mparx/golden/rx"
+	goldenrx "github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-// Slots is CONN_COUNT of the co-simulation variants.
-const Slots = 1024
-
-// STAG_COUNT of the co-simulation variants, and the receive buffers per
-// queue software gives them (RQ_DEPTH of the variants, 8 or more).
-const (
-	STagCount = 256
-	RQDepth   = 32
-)
-
-// Widths are the DATA_WIDTHs with an mpa_rx co-simulation variant.
-var Widths = []int{64, 128, 256, 512}
-
-// batch is the number of cycles per Lockstep.Step.
-const batch = 256
+// lockBatch is the number of cycles per Lockstep.Step.
+const lockBatch = 256
 
 // ports of the top.
 type ports struct {
@@ -95,7 +65,7 @@ func lookup(l *cosim.Layout) (ports, error) {
 	get(&p.cindex, "cfg_index", false)
 	get(&p.cdata, "cfg_data", false)
 	if len(missing) > 0 {
-		return p, fmt.Errorf("rxlock: mpa_rx has no ports %v", missing)
+		return p, fmt.Errorf("rx: mpa_rx has no ports %v", missing)
 	}
 	return p, nil
 }
@@ -196,9 +166,12 @@ func (a *adapter) Step(in, out []uint64) {
 	a.outs = append(a.outs, o)
 }
 
-// RTL is the device under test for cycle.Bench: an mpa_rx instance
-// in lockstep with the cycle model.
-type RTL struct {
+// Lockstep is the device under test for cycle.Bench: an mpa_rx instance
+// in lockstep with the cycle model. Every output is compared in every
+// cycle: those a valid qualifies while it is high, m_evt_tdata on the lanes
+// that hold an event and in the bits the contract defines, m_host_data on
+// the lanes of m_host_strb.
+type Lockstep struct {
 	Vector string
 	sim    *cosim.Sim
 	ls     *cosim.Lockstep
@@ -211,12 +184,13 @@ type RTL struct {
 	words  []uint64
 }
 
-// Open opens an mpa_rx variant, resets it and pairs it with a fresh model.
-func Open(width int, v *vector.Vector, bench *cycle.Bench, opts ...cosim.Option) (*RTL, error) {
-	return open(width, v, bench, nil, opts...)
+// OpenLockstep opens an mpa_rx variant, resets it and pairs it with a fresh
+// model.
+func OpenLockstep(width int, v *vector.Vector, bench *cycle.Bench, opts ...cosim.Option) (*Lockstep, error) {
+	return openLockstep(width, v, bench, nil, opts...)
 }
 
-func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Config), opts ...cosim.Option) (*RTL, error) {
+func openLockstep(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Config), opts ...cosim.Option) (*Lockstep, error) {
 	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
 	if err != nil {
 		return nil, err
@@ -238,7 +212,7 @@ func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Co
 		adjust(&cfg)
 	}
 	m := cycle.New(cfg)
-	r := &RTL{Vector: v.Setup.Name, sim: sim, src: src, p: p, bench: bench, lanes: width / 8, in: sim.NewIn(batch)}
+	r := &Lockstep{Vector: v.Setup.Name, sim: sim, src: src, p: p, bench: bench, lanes: width / 8, in: sim.NewIn(lockBatch)}
 	r.a = &adapter{m: m, p: &r.p, lanes: r.lanes}
 	ignore := []cosim.LockstepOption{
 		cosim.Ignore("m_evt_tdata"),
@@ -265,19 +239,19 @@ func open(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*cycle.Co
 
 // HasHostPort reports whether the RTL has the host write port (the DDP
 // stage of docs/design.md section 5).
-func (r *RTL) HasHostPort() bool { return r.p.hasHost }
+func (r *Lockstep) HasHostPort() bool { return r.p.hasHost }
 
 // Model returns the cycle model.
-func (r *RTL) Model() *cycle.Model { return r.a.m }
+func (r *Lockstep) Model() *cycle.Model { return r.a.m }
 
 // Close releases the simulation.
-func (r *RTL) Close() error { return r.sim.Close() }
+func (r *Lockstep) Close() error { return r.sim.Close() }
 
 // TracePath returns the waveform file ("" when not tracing).
-func (r *RTL) TracePath() string { return r.sim.TracePath() }
+func (r *Lockstep) TracePath() string { return r.sim.TracePath() }
 
 // Push queues a frame on the harness source.
-func (r *RTL) Push(frame []byte, gap int, fcsBad bool) {
+func (r *Lockstep) Push(frame []byte, gap int, fcsBad bool) {
 	dw := r.p.tdata.Words
 	for _, bt := range cycle.Beats(frame, r.lanes, gap, fcsBad) {
 		clear(r.words)
@@ -309,15 +283,15 @@ type Mismatch struct {
 }
 
 func (m *Mismatch) Error() string {
-	s := fmt.Sprintf("rxlock %s: cycle %d: %s: %s", m.Vector, m.Cycle, m.Signal, m.Detail)
+	s := fmt.Sprintf("lockstep %s: cycle %d: %s: %s", m.Vector, m.Cycle, m.Signal, m.Detail)
 	if m.Trace != "" {
 		s += "\ntrace: " + m.Trace
 	}
 	return s
 }
 
-// step runs n cycles (n <= batch) from the records in r.in.
-func (r *RTL) step(n int) error {
+// step runs n cycles (n <= lockBatch) from the records in r.in.
+func (r *Lockstep) step(n int) error {
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
 	start := r.sim.Cycle()
 	r.a.outs = r.a.outs[:0]
@@ -366,7 +340,7 @@ func (r *RTL) step(n int) error {
 }
 
 // fill sets the ready inputs of n records and clears cfg_valid.
-func (r *RTL) fill(n int) {
+func (r *Lockstep) fill(n int) {
 	iw := r.sim.InWords()
 	c := r.sim.Cycle()
 	for i := 0; i < n; i++ {
@@ -382,9 +356,9 @@ func (r *RTL) fill(n int) {
 }
 
 // Run runs n cycles.
-func (r *RTL) Run(n int) error {
+func (r *Lockstep) Run(n int) error {
 	for n > 0 {
-		k := min(n, batch)
+		k := min(n, lockBatch)
 		r.fill(k)
 		if err := r.step(k); err != nil {
 			return err
@@ -395,7 +369,7 @@ func (r *RTL) Run(n int) error {
 }
 
 // Config makes one configuration write.
-func (r *RTL) Config(op, index int, d cycle.CfgData) error {
+func (r *Lockstep) Config(op, index int, d cycle.CfgData) error {
 	if op != cycle.OpContext && !r.p.hasOp {
 		return nil // this RTL has no DDP tables yet
 	}
@@ -419,16 +393,16 @@ func (r *RTL) Config(op, index int, d cycle.CfgData) error {
 }
 
 // Idle reports that no beat is queued and the model holds no frame.
-func (r *RTL) Idle() bool { return r.src.Pending() == 0 && r.a.m.Idle() }
+func (r *Lockstep) Idle() bool { return r.src.Pending() == 0 && r.a.m.Idle() }
 
 // Cycle returns the cycles run (reset included).
-func (r *RTL) Cycle() uint64 { return r.sim.Cycle() }
+func (r *Lockstep) Cycle() uint64 { return r.sim.Cycle() }
 
 // Beats returns the s_axis beats accepted.
-func (r *RTL) Beats() uint64 { return r.src.Accepted() }
+func (r *Lockstep) Beats() uint64 { return r.src.Accepted() }
 
-// Options of a lockstep run.
-type Options struct {
+// LockstepOptions are the options of a lockstep run.
+type LockstepOptions struct {
 	Width   int
 	Pattern cycle.Pattern
 	Seed    uint64
@@ -442,16 +416,16 @@ type Options struct {
 }
 
 // Bench returns the bench of a run.
-func (o Options) Bench() *cycle.Bench {
-	return cycle.NewBench(cycle.Options{Slots: Slots, STagCount: STagCount, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
+func (o LockstepOptions) Bench() *cycle.Bench {
+	return cycle.NewBench(cycle.Options{Slots: Slots, STagCount: STagSlots, RQDepth: RQDepth, Lanes: o.Width / 8, Seed: o.Seed,
 		GapProb: 0.3, MaxGap: 12, FCSBad: 0.02, Noise: 0.5, Oversize: 1, MaxFrame: cycle.JumboFrame}, cycle.NewReady(o.Pattern, o.Seed))
 }
 
-// Run runs vector v through the RTL and the model in lockstep. On a
+// RunLockstep runs vector v through the RTL and the model in lockstep. On a
 // mismatch it runs the vector again with an FST waveform from a little
 // before the mismatch and returns the *Mismatch with the file's path.
-func Run(v *vector.Vector, o Options) (cycle.Report, error) {
-	rep, err := run(v, o)
+func RunLockstep(v *vector.Vector, o LockstepOptions) (cycle.Report, error) {
+	rep, err := runLockstep(v, o)
 	var mm *Mismatch
 	if err == nil || !errors.As(err, &mm) || mm.Known != "" {
 		return rep, err
@@ -461,7 +435,7 @@ func Run(v *vector.Vector, o Options) (cycle.Report, error) {
 		dir = os.Getenv("MPARX_TRACE")
 	}
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "mparx-rxlock")
+		dir = filepath.Join(os.TempDir(), "mparx-lockstep")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return rep, fmt.Errorf("%w (no waveform: %v)", mm, err)
@@ -471,7 +445,7 @@ func Run(v *vector.Vector, o Options) (cycle.Report, error) {
 	if mm.Cycle > 3000 {
 		from = mm.Cycle - 3000
 	}
-	_, err2 := run(v, o, cosim.Trace(path), cosim.TraceFrom(from))
+	_, err2 := runLockstep(v, o, cosim.Trace(path), cosim.TraceFrom(from))
 	var again *Mismatch
 	if errors.As(err2, &again) && again.Cycle == mm.Cycle {
 		again.Trace = path
@@ -481,9 +455,9 @@ func Run(v *vector.Vector, o Options) (cycle.Report, error) {
 	return rep, mm
 }
 
-func run(v *vector.Vector, o Options, opts ...cosim.Option) (cycle.Report, error) {
+func runLockstep(v *vector.Vector, o LockstepOptions, opts ...cosim.Option) (cycle.Report, error) {
 	b := o.Bench()
-	r, err := open(o.Width, v, b, o.Model, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
+	r, err := openLockstep(o.Width, v, b, o.Model, append([]cosim.Option{cosim.Name(v.Setup.Name)}, opts...)...)
 	if err != nil {
 		return cycle.Report{Vector: v.Setup.Name}, err
 	}
@@ -507,11 +481,11 @@ func run(v *vector.Vector, o Options, opts ...cosim.Option) (cycle.Report, error
 // workload sets up vector v for the bench: the golden models with the
 // tables of the co-simulation variants.
 func workload(v *vector.Vector) (cycle.Workload, error) {
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagCount, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	if err != nil {
 		return cycle.Workload{}, err
 	}
-	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true})
+	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true})
 	if err != nil {
 		return cycle.Workload{}, err
 	}
@@ -532,8 +506,4 @@ type KnownIssue struct {
 // KnownIssues are the open disagreements. The lockstep test counts the runs
 // they stop and fails when one no longer shows at all (then it is fixed and
 // must be taken off this list).
-//
-// Fixed: "records of NOT_TCP frames" (the RTL walked ARP, IPv4 UDP and ICMP
-// payloads; rtl/mpa_rx_parse.v now marks payload words of IPv4/TCP
-// datagrams only, and the contract says such frames have no records).
 var KnownIssues = []KnownIssue{}

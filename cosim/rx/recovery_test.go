@@ -1,4 +1,4 @@
-package rxtop
+package rx
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
-	"github.com/mparx/mparx/golden/rx"
+	goldenrx "github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -183,8 +183,8 @@ func TestLongBackpressure(t *testing.T) {
 func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m int) {
 	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	require.NoError(t, err)
-	var golden []rx.Event
-	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+	var golden []goldenrx.Event
+	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) }})
 	require.NoError(t, err)
 	r, err := Open(width)
 	require.NoError(t, err)
@@ -262,9 +262,9 @@ func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m in
 	for j, w := range want {
 		var o Output
 		require.NotEmpty(t, evs, "frame %d: no events", k+j)
-		require.Equal(t, EvVerdict, evs[0].Kind, "frame %d", k+j)
+		require.Equal(t, cycle.EvVerdict, evs[0].Kind, "frame %d", k+j)
 		n := 1
-		for n < len(evs) && evs[n].Kind != EvVerdict {
+		for n < len(evs) && evs[n].Kind != cycle.EvVerdict {
 			n++
 		}
 		o.Events, evs = evs[:n], evs[n:]

@@ -1,10 +1,10 @@
-package rxtop
+package rx
 
 import (
 	"fmt"
 
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/fastpath"
-	"github.com/mparx/mparx/vecgen"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -23,30 +23,11 @@ type Throughput struct {
 	HostWrites int
 }
 
-// AlignedStream builds the traffic of a Throughput measurement: the
-// connection's startup frames and then about the given number of data
-// frames of mtu-octet IP packets, each one FPDU as large as fits (MULPDU),
-// of RDMA Writes to one STag.
-func AlignedStream(mtu, frames int) *vector.Vector {
-	s := &vecgen.Scenario{Name: fmt.Sprintf("throughput-mtu%d", mtu), Build: func(g *vecgen.Gen) {
-		c := g.FullConn(true, true, true, vecgen.Link{MTU: mtu})
-		h := c.I2R()
-		n := h.MULPDU - 14 // the DDP payload of one full FPDU
-		stag := h.RegisterSTag(uint64(n * frames))
-		h.Reserve(n*frames + 4096)
-		for i := 0; i < frames; i++ {
-			h.Write(stag, uint64(i*n), g.Bytes(n), n)
-		}
-		h.Flush()
-	}}
-	return vecgen.Build(s, vecgen.Options{Seed: 1, Scale: 1, NoIntended: true}).Vector
-}
-
-// MeasureThroughput runs v (from AlignedStream) through the RTL of the given
-// width: frames one at a time beside the model until the hardware takes the
-// first data frame, then every further data frame of the full frame length
-// back to back (each checked afterwards against the model), then one more
-// frame alone for the latency.
+// MeasureThroughput runs v (aligned traffic, as Throughput says) through
+// the RTL of the given width: frames one at a time beside the model until
+// the hardware takes the first data frame, then every further data frame
+// of the full frame length back to back (each checked afterwards against
+// the model), then one more frame alone for the latency.
 func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 	t := Throughput{Width: width}
 	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
@@ -120,7 +101,7 @@ func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 	// Every frame was taken by the hardware and placed as the model did.
 	nv := 0
 	for _, e := range out.Events {
-		if e.Kind == EvVerdict {
+		if e.Kind == cycle.EvVerdict {
 			if e.Verdict != 0 {
 				return t, fmt.Errorf("a back-to-back frame was not placed: %+v", e)
 			}

@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"flag"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/rxtop"
+	"github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -23,7 +23,7 @@ var (
 	fuzzFailures = flag.Int("failures", 1, "TestFuzz: stop a width after this many failing streams")
 )
 
-const vectorsDir = "../../vectors"
+const vectorsDir = "../../../vectors"
 
 func loadVectors(t testing.TB) []*vector.Vector {
 	vs, err := vector.LoadAll(vectorsDir)
@@ -33,7 +33,7 @@ func loadVectors(t testing.TB) []*vector.Vector {
 }
 
 // CIFrames are the mutated frames per DATA_WIDTH that `go test` (and so
-// `make test`) runs: 100,000 at 64 and 128 bits as before; at 256 and 512
+// `make test`) runs: 100,000 at 64 and 128 bits; at 256 and 512
 // bits, whose models cost more CPU per frame, fewer, so that `make test`
 // stays under 30 minutes on 2 cores (docs/robustness.md). `make fuzz`
 // runs every width for a duration instead.
@@ -50,9 +50,9 @@ func TestFuzz(t *testing.T) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	t.Logf("seed %d (reproduce: go test ./cosim/rxfuzz -run TestFuzz -args -seed %d -frames %d -duration %v)",
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run TestFuzz -args -seed %d -frames %d -duration %v)",
 		seed, seed, *fuzzFrames, *fuzzDuration)
-	for _, width := range rxtop.Widths {
+	for _, width := range rx.Widths {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
 			t.Parallel()
 			frames := *fuzzFrames
@@ -87,7 +87,7 @@ var burstFrames = flag.Int("burst-frames", 3000, "TestBurst: frames per burst")
 // m_exc_axis nothing is lost. Every frame's outcome is the model's.
 func TestBurst(t *testing.T) {
 	vs := loadVectors(t)
-	for _, width := range rxtop.Widths {
+	for _, width := range rx.Widths {
 		for _, bp := range []bool{false, true} {
 			t.Run(fmt.Sprintf("w%d/backpressure=%v", width, bp), func(t *testing.T) {
 				m := NewMutator(uint64(width), width/8)
@@ -96,7 +96,7 @@ func TestBurst(t *testing.T) {
 				counts := Counts{}
 				for k := 0; len(frames) < *burstFrames; k++ {
 					v := vs[k%len(vs)]
-					infos, err := Analyze(v, rxtop.Slots)
+					infos, err := Analyze(v, rx.Slots)
 					require.NoError(t, err)
 					s := withhold(m.Stream(v.Frames, infos), map[string]int{})
 					for _, f := range s {

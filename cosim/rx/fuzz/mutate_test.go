@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/rxtop"
+	"github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -18,7 +18,7 @@ import (
 func loadAligned(t *testing.T) (*vector.Vector, []FrameInfo) {
 	v, err := vector.Load(filepath.Join(vectorsDir, "aligned"))
 	require.NoError(t, err)
-	fi, err := Analyze(v, rxtop.Slots)
+	fi, err := Analyze(v, rx.Slots)
 	require.NoError(t, err)
 	return v, fi
 }

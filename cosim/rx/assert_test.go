@@ -1,4 +1,4 @@
-package rxtop
+package rx
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package rxlock
+package rx
 
 import (
 	"encoding/binary"

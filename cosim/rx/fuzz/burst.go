@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ type BurstReport struct {
 }
 
 // ErrLiveness reports s_axis_tready low for longer than TreadyBound.
-var ErrLiveness = errors.New("rxfuzz: s_axis_tready low beyond the bound")
+var ErrLiveness = errors.New("fuzz: s_axis_tready low beyond the bound")
 
 type evt struct {
 	kind, verdict, reason int
@@ -95,7 +95,7 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 		}
 	}
 	rep.Exception = wantExc
-	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), cosim.Name("rxfuzz-burst"))
+	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), cosim.Name("fuzz-burst"))
 	if err != nil {
 		return rep, err
 	}
@@ -210,7 +210,7 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 			break
 		}
 		if rep.Cycles > limit {
-			return rep, fmt.Errorf("rxfuzz: burst not done after %d cycles: %d beats pending, %d of %d verdicts, %d of %d exception frames",
+			return rep, fmt.Errorf("fuzz: burst not done after %d cycles: %d beats pending, %d of %d verdicts, %d of %d exception frames",
 				rep.Cycles, src.Pending(), verdicts, len(frames), len(excs), wantExc)
 		}
 	}

@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mparx/mparx/cosim/rxtop"
+	"github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -33,7 +33,7 @@ func TestReplay(t *testing.T) {
 			for i, f := range frames {
 				s[i] = Frame{Data: f.Data, Class: c.Classes[i], Orig: c.Origs[i]}
 			}
-			for _, width := range rxtop.Widths {
+			for _, width := range rx.Widths {
 				_, err := RunStream(v, width, s)
 				switch {
 				case c.Open == "":

@@ -1,4 +1,4 @@
-package rxtop
+package rx
 
 import (
 	"errors"
@@ -9,9 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
-	"github.com/mparx/mparx/golden/rx"
+	goldenrx "github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -22,7 +23,7 @@ import (
 // aligned vector's 44,659-octet RDMA Write to STag 347), or a range past
 // its buffer's end places nothing and gives a DDP_ERROR event of that
 // kind, on the hardware path: in a frame the RTL decides PLACE, beside
-// the model (rxtop's frame-by-frame check fails on any host strobe outside
+// the model (the frame-by-frame check of Run fails on any host strobe outside
 // the model's placed ranges). Each such FPDU is counted here, and a frame
 // whose FPDUs all fail makes no host write at all.
 func TestProtection(t *testing.T) {
@@ -64,11 +65,11 @@ func TestProtection(t *testing.T) {
 					n := 0
 					for _, ev := range out.Events {
 						switch ev.Kind {
-						case EvDDPError:
+						case cycle.EvDDPError:
 							if ev.DDPKind == int(tt.kind) {
 								n++
 							}
-						case EvPlaced:
+						case cycle.EvPlaced:
 							placed++
 						}
 					}
@@ -78,7 +79,7 @@ func TestProtection(t *testing.T) {
 						}
 					}
 					if n > 0 {
-						assert.Equal(t, EvVerdict, out.Events[0].Kind)
+						assert.Equal(t, cycle.EvVerdict, out.Events[0].Kind)
 						assert.Equal(t, 0, out.Events[0].Verdict, "frame %d: DDP errors in a frame that is not PLACE", i)
 					}
 					if n > 0 && countKind(res.Events, fastpath.Placed) == 0 {
@@ -201,7 +202,7 @@ func TestConfigOnlyOnHandshake(t *testing.T) {
 				require.NoError(t, sys.Err)
 				placed := 0
 				for _, e := range sys.Events {
-					if e.Kind == rx.Placed && e.DDP.Tagged && e.DDP.STag == stag && e.Frame > k {
+					if e.Kind == goldenrx.Placed && e.DDP.Tagged && e.DDP.STag == stag && e.Frame > k {
 						placed++
 					}
 				}

@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"regexp"
@@ -14,7 +14,7 @@ import (
 // test until it is fixed.
 //
 // A known bug of the models rather than of the RTL is named by Err instead:
-// rxtop.Run checks that the model's hardware and software together report
+// rx.Run checks that the model's hardware and software together report
 // what the golden receiver does only after the RTL agreed with the model on
 // every frame, so such a stream has passed the differential check; Fuzz
 // counts it and goes on.
@@ -25,23 +25,9 @@ type Known struct {
 	Err    *regexp.Regexp // a stream-level error (no frame named) of this bug
 }
 
-// KnownBugs are the open bugs: none at present.
-// Fixed, kept as regression cases in testdata: ip-total-length-wrap
-// (rtl/mpa_rx_parse.v compared the IPv4 total length in 16 bits),
-// payload-length-mod-4 (rtl/mpa_rx.v now takes a payload that is not whole
-// words as UNALIGNED; cases payload-tail-in-padding and
-// payload-tail-partial-word), union-extra-marker-error (golden/rx: an
-// in-order FPDU whose damaged ULPDU_Length runs over a held marker that
-// names another FPDU start is code 3 as soon as its header is read, as
-// software beside the hardware reports for a range the hardware consumed;
-// cases union-extra-marker-error and out-of-order-w64-ba9edfca3741f76e) and
-// consumed-run-handover (a model hand-over bug found by the first 512-bit
-// campaign: golden/rx checked held markers after an in-order FPDU only
-// where it held them out of order, so software beside the hardware, which
-// held them out of order, reported code 3 where the golden receiver, which
-// held the same octets in order, did not; the rule now takes validated
-// FPDUs, not bare markers, after the FPDU; case
-// duplicates-w512-ea60124639959581).
+// KnownBugs are the open bugs: none at present. The cases in testdata
+// whose "fixed" field is set are bugs found and fixed; the field names the
+// rule each one checks.
 var KnownBugs = []Known{}
 
 // knownBug returns the name of the non-static known bug that frame b

@@ -1,4 +1,4 @@
-package rxfuzz
+package fuzz
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mparx/mparx/cosim/rxtop"
+	"github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
@@ -74,7 +74,7 @@ func (t Tally) Merge(u Tally) {
 // Outcomes runs the functional model (hardware and software) over the
 // stream and tallies what the hardware did with each frame by class.
 func Outcomes(v *vector.Vector, s []Frame) (Tally, error) {
-	sys, err := replay.NewSystem(&v.Setup, rxtop.Slots, 0, 0)
+	sys, err := replay.NewSystem(&v.Setup, rx.Slots, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -98,20 +98,20 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 }
 
 // RunStream runs a stream of v's connections through the RTL of the given
-// width and the models (rxtop.Run: frame by frame, verdicts, events,
+// width and the models (rx.Run: frame by frame, verdicts, events,
 // exception frames, and the hardware and software union against the golden
-// receiver). Liveness: rxtop.Drain fails a frame with rxtop.ErrStuck when
+// receiver). Liveness: rx.Drain fails a frame with rx.ErrStuck when
 // its beats are not all taken, or it has no outcome, within 200,000 cycles;
 // every frame is at most MaxFrame octets, so with the receiver idle before
 // it (frame by frame) that is far beyond any legitimate stall (see
 // TreadyBound for the bound under load, checked by Burst).
-func RunStream(v *vector.Vector, width int, s []Frame) (rxtop.Report, error) {
-	return rxtop.Run(WithFrames(v, s), width)
+func RunStream(v *vector.Vector, width int, s []Frame) (rx.Report, error) {
+	return rx.Run(WithFrames(v, s), width)
 }
 
 var frameRE = regexp.MustCompile(`^frame (\d+)\b`)
 
-// failingFrame returns the stream index an rxtop.Run error names, or -1.
+// failingFrame returns the stream index an rx.Run error names, or -1.
 func failingFrame(err error) int {
 	m := frameRE.FindStringSubmatch(err.Error())
 	if m == nil {
@@ -303,7 +303,7 @@ func Fuzz(cfg Config) (Result, error) {
 	}
 	infos := make([][]FrameInfo, len(cfg.Vectors))
 	for i, v := range cfg.Vectors {
-		fi, err := Analyze(v, rxtop.Slots)
+		fi, err := Analyze(v, rx.Slots)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", v.Setup.Name, err)
 		}
@@ -361,7 +361,7 @@ func Fuzz(cfg Config) (Result, error) {
 					continue
 				}
 			}
-			if errors.Is(err, rxtop.ErrStuck) {
+			if errors.Is(err, rx.ErrStuck) {
 				logf("%s w%d seed %#x: %v", v.Setup.Name, cfg.Width, seed, err)
 			}
 			min, merr := Shrink(v, cfg.Width, s, err)
