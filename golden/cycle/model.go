@@ -1,72 +1,3 @@
-// Package cycle is the Go cycle model of mpa_rx, the flow-through
-// receiver: docs/design.md section 5 (the cycle-timing contract) on top of
-// golden/fastpath (the functional model of the hardware's per-frame
-// choices, its context table and its DDP tables). It knows the RTL only
-// through that document, its documented parameters (L_WALK, FIFO_DEPTH,
-// the 14-frame limit) and what the RTL's ports showed where the document
-// leaves a choice (never its internals); cosim/rxlock steps it beside the
-// RTL in cosim.Lockstep.
-//
-// The model sees what the RTL sees: the s_axis beats offered, the ready
-// inputs of its three outputs and configuration writes. Its fastpath engine
-// and DDP placer are programmed only through the configuration port
-// (Step decodes cfg_* writes), so it follows software as the RTL does.
-//
-// Readings of section 5 where the text leaves a choice, checked against the
-// RTL by cosim/rxlock at 64 and 128 bits (one is the RTL's behaviour where
-// it departs from the text, marked RTL):
-//   - s_axis_tready in cycle c is computed from the state at the start of
-//     c: fewer than InflightLimit (MAX_INFLIGHT) frames whose last beat was accepted before c and
-//     whose egress had not ended before c, and either the frame FIFO has
-//     room or the frame being received holds FIFO_DEPTH beats (the rest of
-//     it is taken; a beat that finds the FIFO full is discarded and the
-//     frame dropped, code 0; E2 frees the beats stored). RTL: the FIFO
-//     holds FIFO_DEPTH + 1 beats (a frame of FIFO_DEPTH + 1 beats that
-//     finds it empty is forwarded whole); a beat's place is free from the
-//     cycle after the one in which E2 is done with it (its handshake, or
-//     its plain cycle);
-//   - the verdict of a frame whose last beat is accepted in cycle a is
-//     taken in cycle a + L_WALK + 6 unless it waits (section 5.2,
-//     verdictTime), seeing configuration writes accepted before that
-//     cycle; it "writes a context" (cfg_ready low) when it changes it:
-//     PLACE, and the exceptions that hand the half connection to software;
-//     cfg_ready is also low in the cycle before a verdict (the frame is in
-//     V1);
-//   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
-//     its ready input is high; an untagged DELIVERED updates the receive
-//     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
-//     with its last E2 step (the cycle of its last beat: a last write
-//     left pending by it goes out after, beside the next frame); at 256 and 512 bits E1 has two event lanes
-//     (EvtLanes; wide.go): beats of one or two events, a record stage of
-//     one record whose lookup and check overlap the beats before it, the
-//     next PLACE frame's first record looked up before its VERDICT beat;
-//   - walker records (one silent E1 cycle each for a frame that is not
-//     PLACE) are counted by Records with the context's marker settings, or
-//     markers off when the frame has no context; a frame that is not
-//     IPv4/TCP (NOT_TCP) or whose lengths do not fit (DROP, malformed) has
-//     none (the RTL as of 5019620 walks some of them: see cosim/rxlock);
-//   - VERDICT and DROP of a frame with no IPv4/TCP header leave the
-//     header fields (index, sequence number, end, length) undefined
-//     (Out.EvtMask); bits a kind does not use are zero; PLACED, DDP_ERROR
-//     and DELIVERED carry the STag (ULPDU octets 2-5) or MSN (octets
-//     10-13) and QN (octet 9, bits 1:0) as the ULPDU holds them, whatever
-//     the DDP check found; a bad FCS drops a frame with code 0 before any
-//     other check;
-//   - at 256 and 512 bits (checked by cosim/rxlock since issue 12), the
-//     "placed FPDUs" whose payload ends in a beat and that make the beat be
-//     handled again for the next one are those with a payload of n > 0
-//     octets (the ones that write); the beat is freed in the last cycle
-//     that handles it;
-//   - a last write left pending (section 5.4) holds back only the steps in
-//     a payload run (PlanWrites' Run: from the beat of a placement's first
-//     payload octet to the beat of its last), as the RTL's in_run.
-//
-// Situations the model does not cover are reported in Model.Err rather
-// than guessed: a context write to a frame's slot between its lookup and
-// its verdict, a DDP table write (ops 1-3) between a frame's verdict and
-// the end of its E1 (the model checks a frame's DDP headers at its
-// verdict), two contexts with one DDP stream, receive buffers posted out
-// of MSN order.
 package cycle
 
 import (
@@ -421,8 +352,27 @@ func (m *Model) fail(format string, args ...any) {
 func (m *Model) Step(in In) Out {
 	var out Out
 	c := m.cycle
+	m.takeVerdicts(c)
+	e1 := m.e1Outputs(c, in, &out)
+	e2Adv := m.e2Outputs(c, in, &out)
+	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+	out.CfgReady = !m.writeCtx && !e1.rq && !m.inV1(c)
+	m.count(in, out, e1)
+	m.edge(c, in, out, e1, e2Adv)
+	m.cycle++
+	return out
+}
 
-	// Verdicts of this cycle (they see configuration writes made before).
+// e1Cycle is what E1 does in a cycle.
+type e1Cycle struct {
+	adv  bool     // its step is done at the clock edge
+	rq   bool     // it updates a receive queue (cfg_ready low)
+	wide wideStep // with two event lanes: the step of wideE1
+}
+
+// takeVerdicts takes the verdicts of cycle c (they see the configuration
+// writes made before it) and builds the decided frames' egress steps.
+func (m *Model) takeVerdicts(c uint64) {
 	m.writeCtx = false
 	for _, f := range m.frames {
 		if !f.decided && f.Verdict == c {
@@ -436,53 +386,57 @@ func (m *Model) Step(in In) Out {
 			}
 		}
 	}
+}
 
-	// E1.
-	var e1Adv, rqUpdate bool
-	var we wideStep
+// e1Outputs drives m_evt from E1's step in cycle c, starting the next
+// decided frame's E1 when none is in it.
+func (m *Model) e1Outputs(c uint64, in In, out *Out) e1Cycle {
+	var e e1Cycle
 	if m.wide {
-		we = m.wideE1(c, in, &out)
-		rqUpdate = we.rq
+		e.wide = m.wideE1(c, in, out)
+		e.rq = e.wide.rq
 	} else if m.e1 == nil {
-		for _, f := range m.frames {
-			if f.e1Done {
-				continue
-			}
-			if f.decided && c >= f.Verdict+2 {
-				if m.E1Hold != nil && m.E1Hold(f, c) {
-					break
-				}
-				m.e1, m.e1Pos = f, 0
-				f.E1Start = c
-			}
-			break
-		}
+		m.startE1(c)
 	}
 	if f := m.e1; f != nil {
 		st := f.e1[m.e1Pos]
 		if st.event {
 			out.EvtValid, out.EvtKeep, out.Evt[0], out.EvtMask[0] = true, 1, st.evt, st.mask
-			e1Adv = in.EvtReady
-			rqUpdate = st.rq && in.EvtReady
+			e.adv = in.EvtReady
+			e.rq = st.rq && in.EvtReady
 		} else {
-			e1Adv = true
+			e.adv = true
 		}
 	}
+	return e
+}
 
-	// E2.
-	if m.e2 == nil {
-		for _, f := range m.frames {
-			if f.e2Begun {
-				continue
-			}
-			if f.e1Done && c >= f.E1End+3 {
-				m.e2, m.e2Pos = f, 0
-				f.e2Begun, f.E2Start = true, c
-			}
-			break
+// startE1 starts E1 on the oldest frame that has not been through it, two
+// cycles after its verdict (unless E1Hold holds it).
+func (m *Model) startE1(c uint64) {
+	for _, f := range m.frames {
+		if f.e1Done {
+			continue
 		}
+		if f.decided && c >= f.Verdict+2 {
+			if m.E1Hold != nil && m.E1Hold(f, c) {
+				break
+			}
+			m.e1, m.e1Pos = f, 0
+			f.E1Start = c
+		}
+		break
 	}
-	var e2Adv bool
+}
+
+// e2Outputs drives m_exc_axis and m_host from E2's step in cycle c (and a
+// last write left pending), starting the next frame's E2 when none is in
+// it. It reports whether the step is done at the clock edge.
+func (m *Model) e2Outputs(c uint64, in In, out *Out) bool {
+	if m.e2 == nil {
+		m.startE2(c)
+	}
+	var adv bool
 	if w := m.fl; w != nil {
 		out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, w.Addr, w.Data, w.Strb
 	}
@@ -499,20 +453,34 @@ func (m *Model) Step(in In) Out {
 				out.ExcLast, out.ExcKeep = true, f.keepLast
 			}
 			out.ExcUser = int(f.Result.Reason)
-			e2Adv = in.ExcReady
+			adv = in.ExcReady
 		case st.write != nil:
 			out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, st.write.Addr, st.write.Data, st.write.Strb
-			e2Adv = in.HostReady
+			adv = in.HostReady
 		default:
-			e2Adv = true
+			adv = true
 		}
 	}
+	return adv
+}
 
-	// Ingress.
-	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+// startE2 starts E2 on the oldest frame that has not begun it, three
+// cycles after its E1 ended.
+func (m *Model) startE2(c uint64) {
+	for _, f := range m.frames {
+		if f.e2Begun {
+			continue
+		}
+		if f.e1Done && c >= f.E1End+3 {
+			m.e2, m.e2Pos = f, 0
+			f.e2Begun, f.E2Start = true, c
+		}
+		break
+	}
+}
 
-	out.CfgReady = !m.writeCtx && !rqUpdate && !m.inV1(c)
-
+// count adds the cycle to Stats.
+func (m *Model) count(in In, out Out, e1 e1Cycle) {
 	st := &m.Stats
 	st.Cycles++
 	if !out.Ready {
@@ -525,7 +493,7 @@ func (m *Model) Step(in In) Out {
 	if m.writeCtx {
 		st.CfgBusyVerdict++
 	}
-	if rqUpdate {
+	if e1.rq {
 		st.CfgBusyRQ++
 	}
 	if in.CfgValid && !out.CfgReady {
@@ -558,14 +526,18 @@ func (m *Model) Step(in In) Out {
 			st.RecordCycles++
 		}
 	}
-	if we.lookup {
+	if e1.wide.lookup {
 		st.DDPLookups++
 	}
-	if we.discard {
+	if e1.wide.discard {
 		st.RecordCycles++
 	}
+}
 
-	// Clock edge.
+// edge takes the clock edge at the end of cycle c: the beat and the
+// configuration write accepted, E1's and E2's steps done, and a frame
+// whose egress ended leaves.
+func (m *Model) edge(c uint64, in In, out Out, e1 e1Cycle, e2Adv bool) {
 	if in.Valid && out.Ready {
 		m.accept(in)
 	}
@@ -573,9 +545,9 @@ func (m *Model) Step(in In) Out {
 		m.config(in)
 	}
 	if m.wide {
-		m.wideEdge(c, we)
+		m.wideEdge(c, e1.wide)
 	}
-	if f := m.e1; f != nil && e1Adv {
+	if f := m.e1; f != nil && e1.adv {
 		m.e1Pos++
 		if m.e1Pos == len(f.e1) {
 			f.e1Done, f.E1End, m.e1 = true, c, nil
@@ -586,25 +558,30 @@ func (m *Model) Step(in In) Out {
 		m.fl = nil
 	}
 	if f := m.e2; f != nil && e2Adv {
-		if f.e2[m.e2Pos].read {
-			m.popped++ // E2 is done with the beat: its place is free from the next cycle
-		}
+		m.advanceE2(c, f)
+	}
+}
+
+// advanceE2 moves E2 past its step in frame f: the beat it read is free
+// from the next cycle, a last write it leaves pending goes out from the
+// next cycle, and the frame leaves after its last step.
+func (m *Model) advanceE2(c uint64, f *Frame) {
+	if f.e2[m.e2Pos].read {
+		m.popped++
+	}
+	m.e2Pos++
+	if m.e2Pos < len(f.e2) && f.e2[m.e2Pos].extra {
+		m.fl = f.e2[m.e2Pos].write
 		m.e2Pos++
-		if m.e2Pos < len(f.e2) && f.e2[m.e2Pos].extra {
-			m.fl = f.e2[m.e2Pos].write // goes out from the next cycle
-			m.e2Pos++
-		}
-		if m.e2Pos == len(f.e2) {
-			f.E2End, m.e2 = c, nil
-			m.inflight--
-			m.frames = m.frames[1:]
-			if m.Done != nil {
-				m.Done(f)
-			}
+	}
+	if m.e2Pos == len(f.e2) {
+		f.E2End, m.e2 = c, nil
+		m.inflight--
+		m.frames = m.frames[1:]
+		if m.Done != nil {
+			m.Done(f)
 		}
 	}
-	m.cycle++
-	return out
 }
 
 // inV1 reports whether a frame is in the verdict stage V1 in cycle c (its

@@ -1,16 +1,3 @@
-// Package fastpath is the functional model of mpa_rx, the flow-through
-// receiver in rtl/: which frames the hardware handles by itself, what it
-// places and reports, and which frames it hands to software with what
-// reason (docs/design.md section 2). The cycle model adds timing to it; the
-// RTL must agree with it frame by frame.
-//
-// The hardware takes a TCP segment of a half connection in full operation
-// when the segment is whole FPDUs that it can validate on their own: in
-// order (seq == rcv_nxt), or out of order with markers and CRC on when the
-// segment's first FPDU holds a marker (RFC 5044 section 6, rules 2 and 3)
-// and no FPDU of it ends a DDP message. Everything else goes to software,
-// which then owns the half connection until it holds nothing and hands it
-// back (System does that hand-over).
 package fastpath
 
 import (

@@ -1,5 +1,6 @@
 // Package rx is the golden MPA receiver (RFC 5044) with DDP placement (RFC
-// 5041): Ethernet frames in, the ULPDUs it passes, places and delivers and
-// the errors it finds out, as Events. docs/design.md section 7 describes how
-// it reassembles, finds FPDUs and hands streams over to a hardware fast path.
+// 5041): Ethernet frames in; out, as Events, the ULPDUs it passes, places
+// and delivers and the errors it finds. docs/design.md section 7.1 says how
+// it is laid out; handover.go lets it play software beside a hardware fast
+// path.
 package rx
