@@ -70,10 +70,10 @@ func (h *half) countForm(f mpa.PtrForm) {
 //
 // A marker after the FPDU that is not part of a validated FPDU is not
 // checked here: it belongs to a later FPDU and is checked with it. (Reading
-// such markers ahead of the in-order point made the outcome depend on which
-// copy of retransmitted octets a receiver holds and whether it holds them
-// in order or out of order: the hardware and software together and the
-// golden receiver disagreed on a fuzzed stream, docs/robustness.md.)
+// such markers ahead of the in-order point would make the outcome depend on
+// which copy of retransmitted octets a receiver holds and whether it holds
+// them in order or out of order, so that the hardware and software together
+// and the golden receiver could disagree: docs/robustness.md.)
 func (h *half) markerDisagrees(seq tcpseq.Num, wl int) error {
 	end := seq.Add(wl)
 	p := h.params

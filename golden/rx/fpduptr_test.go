@@ -100,7 +100,7 @@ func setPtr(c *testConn, i, moff int, ptr uint16) uint32 {
 	return f.LengthSeq
 }
 
-// Issue 11 item 5: an in-order FPDU whose damaged ULPDU_Length makes it
+// An in-order FPDU whose damaged ULPDU_Length makes it
 // run over a marker the receiver already holds, where that marker names
 // another FPDU, is code 3 as soon as its header is read: the receiver does
 // not wait for the rest of the FPDU or its CRC. Also when the FPDU only
