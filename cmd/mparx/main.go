@@ -39,7 +39,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -97,11 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case *engine == "rtl" && rtlWidths == nil:
-		fmt.Fprintln(stderr, errNoRTL)
-		return 2
-	case *engine == "rtl" && !slices.Contains(rtlWidths, *width):
-		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
+	case *engine == "rtl" && !rtlUsable(*width, stderr):
 		return 2
 	case *engine == "rtl":
 		return replayRTL(fs.Arg(0), *width, *jsonOut, copts, stdout, stderr)

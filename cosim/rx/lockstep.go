@@ -181,7 +181,6 @@ type Lockstep struct {
 	bench  *cycle.Bench
 	lanes  int
 	in     []uint64
-	words  []uint64
 }
 
 // OpenLockstep opens an mpa_rx variant, resets it and pairs it with a fresh
@@ -233,7 +232,6 @@ func openLockstep(width int, v *vector.Vector, bench *cycle.Bench, adjust func(*
 		sim.Close()
 		return nil, err
 	}
-	r.words = make([]uint64, src.PayloadWords())
 	return r, nil
 }
 
@@ -252,21 +250,7 @@ func (r *Lockstep) TracePath() string { return r.sim.TracePath() }
 
 // Push queues a frame on the harness source.
 func (r *Lockstep) Push(frame []byte, gap int, fcsBad bool) {
-	dw := r.p.tdata.Words
-	for _, bt := range cycle.Beats(frame, r.lanes, gap, fcsBad) {
-		clear(r.words)
-		for i, c := range bt.Data {
-			r.words[i/8] |= uint64(c) << (8 * (i % 8))
-		}
-		r.words[dw] = bt.Keep
-		if bt.Last {
-			r.words[dw+1] = 1
-		}
-		if bt.User {
-			r.words[dw+2] = 1
-		}
-		r.src.Push(bt.Gap, r.words)
-	}
+	PushFrame(r.src, r.p.tdata, frame, gap, fcsBad)
 }
 
 // Mismatch is a difference between the RTL and the model.

@@ -158,12 +158,7 @@ func TestConfigOnlyOnHandshake(t *testing.T) {
 				r, err := Open(width)
 				require.NoError(t, err)
 				defer r.Close()
-				ops := func() {
-					for _, op := range sys.TakeOps() {
-						require.NoError(t, r.Op(op))
-					}
-				}
-				ops()
+				require.NoError(t, r.Ops(sys))
 				mem := sys.HWPlacer.Memory()
 				low := -1
 				for i, f := range v.Frames {
@@ -197,7 +192,7 @@ func TestConfigOnlyOnHandshake(t *testing.T) {
 					out, err := r.Drain()
 					require.NoError(t, err, "frame %d", i)
 					require.NoError(t, compare(res, f.Data, out, mem), "frame %d", i)
-					ops()
+					require.NoError(t, r.Ops(sys))
 				}
 				require.NoError(t, sys.Err)
 				placed := 0

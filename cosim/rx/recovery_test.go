@@ -189,12 +189,7 @@ func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m in
 	r, err := Open(width)
 	require.NoError(t, err)
 	defer r.Close()
-	ops := func() {
-		for _, op := range sys.TakeOps() {
-			require.NoError(t, r.Op(op))
-		}
-	}
-	ops()
+	require.NoError(t, r.Ops(sys))
 	mem := sys.HWPlacer.Memory()
 	one := func(i int) {
 		f := v.Frames[i].Data
@@ -204,7 +199,7 @@ func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m in
 		out, err := r.Drain()
 		require.NoError(t, err, "frame %d", i)
 		require.NoError(t, compare(res, f, out, mem), "frame %d", i)
-		ops()
+		require.NoError(t, r.Ops(sys))
 	}
 	require.Less(t, k+m, len(v.Frames))
 	for i := 0; i < k; i++ {

@@ -135,25 +135,31 @@ var ErrStuck = errors.New("rx: handshake stuck")
 
 // Frame queues one frame on s_axis.
 func (r *RTL) Frame(b []byte) {
-	words := make([]uint64, r.src.PayloadWords())
-	data := r.p["s_axis_tdata"]
-	for off := 0; off < len(b); off += r.lane {
-		end := min(off+r.lane, len(b))
+	r.pushed += PushFrame(r.src, r.p["s_axis_tdata"], b, 0, false)
+}
+
+// PushFrame queues a frame on src, an s_axis source whose payload ports are
+// data (s_axis_tdata), s_axis_tkeep, s_axis_tlast and, when fcsBad is set,
+// s_axis_tuser: the beats of cycle.Beats, the first after gap idle cycles.
+// It returns the number of beats.
+func PushFrame(src *cosim.Source, data cosim.Port, frame []byte, gap int, fcsBad bool) int {
+	words := make([]uint64, src.PayloadWords())
+	beats := cycle.Beats(frame, data.Width/8, gap, fcsBad)
+	for _, bt := range beats {
 		clear(words)
-		for i, c := range b[off:end] {
+		for i, c := range bt.Data {
 			words[i/8] |= uint64(c) << (8 * (i % 8))
 		}
-		k := ^uint64(0)
-		if end-off < 64 {
-			k = 1<<(end-off) - 1
-		}
-		words[data.Words] = k
-		if end == len(b) {
+		words[data.Words] = bt.Keep
+		if bt.Last {
 			words[data.Words+1] = 1
 		}
-		r.src.Push(0, words)
-		r.pushed++
+		if bt.User {
+			words[data.Words+2] = 1
+		}
+		src.Push(bt.Gap, words)
 	}
+	return len(beats)
 }
 
 // Output of one frame (or of everything drained).
@@ -213,6 +219,17 @@ func (r *RTL) Op(o fastpath.Op) error {
 			return nil
 		}
 	}
+}
+
+// Ops makes the configuration writes software queued in sys (its
+// TakeOps), in order.
+func (r *RTL) Ops(sys *fastpath.System) error {
+	for _, op := range sys.TakeOps() {
+		if err := r.Op(op); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Config writes a context through the configuration port.

@@ -54,10 +54,8 @@ func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width in
 	}
 	defer r.Close()
 	ops := func(i int) error {
-		for _, op := range sys.TakeOps() {
-			if err := r.Op(op); err != nil {
-				return fmt.Errorf("frame %d: %w", i, err)
-			}
+		if err := r.Ops(sys); err != nil {
+			return fmt.Errorf("frame %d: %w", i, err)
 		}
 		return nil
 	}

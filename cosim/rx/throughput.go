@@ -39,15 +39,7 @@ func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 		return t, err
 	}
 	defer r.Close()
-	ops := func() error {
-		for _, op := range sys.TakeOps() {
-			if err := r.Op(op); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := ops(); err != nil {
+	if err := r.Ops(sys); err != nil {
 		return t, err
 	}
 	mem := sys.HWPlacer.Memory()
@@ -66,7 +58,7 @@ func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 		if err := compare(res, f, out, mem); err != nil {
 			return t, fmt.Errorf("frame %d: %w", i, err)
 		}
-		if err := ops(); err != nil {
+		if err := r.Ops(sys); err != nil {
 			return t, err
 		}
 		if res.Verdict == fastpath.Place {

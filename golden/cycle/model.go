@@ -414,19 +414,22 @@ func (m *Model) e1Outputs(c uint64, in In, out *Out) e1Cycle {
 // startE1 starts E1 on the oldest frame that has not been through it, two
 // cycles after its verdict (unless E1Hold holds it).
 func (m *Model) startE1(c uint64) {
-	for _, f := range m.frames {
-		if f.e1Done {
-			continue
-		}
-		if f.decided && c >= f.Verdict+2 {
-			if m.E1Hold != nil && m.E1Hold(f, c) {
-				break
-			}
-			m.e1, m.e1Pos = f, 0
-			f.E1Start = c
-		}
-		break
+	f := m.oldest(func(f *Frame) bool { return f.e1Done })
+	if f != nil && f.decided && c >= f.Verdict+2 && (m.E1Hold == nil || !m.E1Hold(f, c)) {
+		m.e1, m.e1Pos = f, 0
+		f.E1Start = c
 	}
+}
+
+// oldest returns the oldest frame in flight that done does not report as
+// through a stage, or nil.
+func (m *Model) oldest(done func(*Frame) bool) *Frame {
+	for _, f := range m.frames {
+		if !done(f) {
+			return f
+		}
+	}
+	return nil
 }
 
 // e2Outputs drives m_exc_axis and m_host from E2's step in cycle c (and a
@@ -467,15 +470,10 @@ func (m *Model) e2Outputs(c uint64, in In, out *Out) bool {
 // startE2 starts E2 on the oldest frame that has not begun it, three
 // cycles after its E1 ended.
 func (m *Model) startE2(c uint64) {
-	for _, f := range m.frames {
-		if f.e2Begun {
-			continue
-		}
-		if f.e1Done && c >= f.E1End+3 {
-			m.e2, m.e2Pos = f, 0
-			f.e2Begun, f.E2Start = true, c
-		}
-		break
+	f := m.oldest(func(f *Frame) bool { return f.e2Begun })
+	if f != nil && f.e1Done && c >= f.E1End+3 {
+		m.e2, m.e2Pos = f, 0
+		f.e2Begun, f.E2Start = true, c
 	}
 }
 

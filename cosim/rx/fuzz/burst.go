@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mparx/mparx/cosim"
+	"github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
@@ -107,25 +108,8 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 	sim.Reset(4)
 	lane := width / 8
 	data := sim.Port("s_axis_tdata")
-	words := make([]uint64, src.PayloadWords())
 	for _, b := range frames {
-		for off := 0; off < len(b); off += lane {
-			end := min(off+lane, len(b))
-			clear(words)
-			for i, c := range b[off:end] {
-				words[i/8] |= uint64(c) << (8 * (i % 8))
-			}
-			k := ^uint64(0)
-			if end-off < 64 {
-				k = 1<<(end-off) - 1
-			}
-			words[data.Words] = k
-			if end == len(b) {
-				words[data.Words+1] = 1
-			}
-			src.Push(0, words)
-			rep.Beats++
-		}
+		rep.Beats += rx.PushFrame(src, data, b, 0, false)
 	}
 	const batch = 256
 	iw, ow := sim.InWords(), sim.OutWords()
