@@ -21,6 +21,23 @@ const (
 // first.
 type CfgData [6]uint64
 
+// EncodeOp returns the configuration write (cfg_op, cfg_index, cfg_data) of
+// a table write of software, for a context table of slots entries and an
+// STag table of stagCount entries (both powers of two).
+func EncodeOp(o fastpath.Op, slots, stagCount int) (op, index int, d CfgData) {
+	switch o.Kind {
+	case fastpath.OpContext:
+		return OpContext, fastpath.Index(o.Half, slots), EncodeContext(o.Half, o.Ctx)
+	case fastpath.OpSTag:
+		return OpSTag, int(o.STag>>8) & (stagCount - 1),
+			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
+	case fastpath.OpPost:
+		return OpPost, fastpath.Index(o.Half, slots),
+			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
+	}
+	return OpMSN, fastpath.Index(o.Half, slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
+}
+
 // Field returns width bits (at most 64) from bit pos.
 func (d *CfgData) Field(pos, width int) uint64 {
 	var v uint64

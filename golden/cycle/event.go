@@ -1,6 +1,10 @@
 package cycle
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mparx/mparx/golden/fastpath"
+)
 
 // Event kinds on m_evt (docs/design.md section 4).
 const (
@@ -20,6 +24,12 @@ const (
 	VDrop      = 2
 	VIgnore    = 3
 )
+
+var verdictCode = map[fastpath.Verdict]int{fastpath.Place: VPlace, fastpath.Exception: VException, fastpath.Drop: VDrop, fastpath.Ignore: VIgnore}
+
+// VerdictCode returns the verdict code a VERDICT event carries for a
+// fastpath verdict.
+func VerdictCode(v fastpath.Verdict) int { return verdictCode[v] }
 
 // Event is one m_evt beat, decoded. Which fields a kind uses is section 4.
 type Event struct {
