@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/google/gopacket"
@@ -102,14 +103,17 @@ func (g *Gen) alloc(n uint64) uint64 {
 
 // host returns a fresh endpoint address: 10.0.H.L with a fixed MAC derived
 // from it.
-func (g *Gen) host() [4]byte {
+func (g *Gen) host() netip.Addr {
 	h := g.nextHost
 	g.nextHost++
-	return [4]byte{10, byte(h >> 16), byte(h >> 8), byte(h)}
+	return netip.AddrFrom4([4]byte{10, byte(h >> 16), byte(h >> 8), byte(h)})
 }
 
-func mac(ip [4]byte) net.HardwareAddr {
-	return net.HardwareAddr{0x02, 0x00, ip[0], ip[1], ip[2], ip[3]}
+// mac returns the MAC address of a host: 02:00 and the low 32 bits of its
+// address.
+func mac(ip netip.Addr) net.HardwareAddr {
+	a := ip.As16()
+	return net.HardwareAddr{0x02, 0x00, a[12], a[13], a[14], a[15]}
 }
 
 // Link holds the link-level shape of a connection's frames.
@@ -194,7 +198,7 @@ func (g *Gen) emitTCP(s tcpSeg) int {
 	eth := &layers.Ethernet{SrcMAC: mac(s.src.IP), DstMAC: mac(s.dst.IP), EthernetType: layers.EthernetTypeIPv4}
 	ip := &layers.IPv4{
 		Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, Id: s.ipid, Flags: layers.IPv4DontFragment,
-		SrcIP: net.IP(s.src.IP[:]), DstIP: net.IP(s.dst.IP[:]),
+		SrcIP: net.IP(s.src.IP.AsSlice()), DstIP: net.IP(s.dst.IP.AsSlice()),
 	}
 	if s.link.IPOptions {
 		ip.Options = []layers.IPv4Option{

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -91,16 +90,20 @@ func replayCapture(frames [][]byte, o captureOpts, onEvent func(*rx.Event)) (*rx
 // and why. completed says the frames were given to the hardware with their
 // checksums completed.
 func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []string {
-	n, dropped := 0, 0
+	n, dropped, droppedIP := 0, 0, 0
 	var per, hint []string
 	for _, h := range hosts {
 		if h.DroppedOffloaded > 0 {
 			dropped += h.DroppedOffloaded
-			hint = append(hint, fmt.Sprintf("%s: %d", netip.AddrFrom4(h.Host), h.DroppedOffloaded))
+			droppedIP += h.DroppedOffloadedIP
+			hint = append(hint, fmt.Sprintf("%s: %d", h.Host, h.DroppedOffloaded))
 		}
 		n += h.Offloaded + h.Ignored
-		host := netip.AddrFrom4(h.Host).String()
-		if h.Offloaded > 0 {
+		host := h.Host.String()
+		switch {
+		case h.Offloaded > 0 && h.OffloadedIP > 0:
+			per = append(per, fmt.Sprintf("%s: %d with the transmit checksum offload signature (the TCP checksum field holds the pseudo-header sum, or, in %d of them, the IPv4 header checksum field holds 0; the capture was taken on that host before its NIC completed the checksums)", host, h.Offloaded, h.OffloadedIP))
+		case h.Offloaded > 0:
 			per = append(per, fmt.Sprintf("%s: %d with the transmit checksum offload signature (the field holds the pseudo-header sum; the capture was taken on that host before its NIC completed the checksum)", host, h.Offloaded))
 		}
 		if h.Ignored > 0 {
@@ -108,8 +111,12 @@ func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []s
 		}
 	}
 	if n == 0 && dropped > 0 {
-		return []string{fmt.Sprintf("checksums %v: no frame taken unverified; %d frames dropped for their TCP checksum hold the transmit checksum offload signature (%s): a capture taken on the sending host? --checksums auto takes them",
-			c, dropped, strings.Join(hint, ", "))}
+		which := "TCP checksum"
+		if droppedIP > 0 {
+			which = "TCP or IPv4 header checksum"
+		}
+		return []string{fmt.Sprintf("checksums %v: no frame taken unverified; %d frames dropped for their %s hold the transmit checksum offload signature (%s): a capture taken on the sending host? --checksums auto takes them",
+			c, dropped, which, strings.Join(hint, ", "))}
 	}
 	if n == 0 {
 		return []string{fmt.Sprintf("checksums %v: no frame taken unverified", c)}

@@ -59,7 +59,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		if sys, err = replay.NewSystem(&v.Setup, cosimrx.Slots, cosimrx.STagSlots, cosimrx.RQDepth); err != nil {
+		if sys, err = replay.NewSystem(&v.Setup, cosimrx.Hardware(width)); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}

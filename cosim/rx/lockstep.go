@@ -465,7 +465,7 @@ func runLockstep(v *vector.Vector, o LockstepOptions, opts ...cosim.Option) (cyc
 // workload sets up vector v for the bench: the golden models with the
 // tables of the co-simulation variants.
 func workload(v *vector.Vector) (cycle.Workload, error) {
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(0))
 	if err != nil {
 		return cycle.Workload{}, err
 	}

@@ -48,6 +48,8 @@ func RunSystem(sys *fastpath.System, frames [][]byte, width int, h Hooks, opts .
 func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Frames: len(frames)}
 	start := time.Now()
+	// The model takes what the variant's parser and frame FIFO take.
+	sys.HW.FrameLimit, sys.HW.IPv4Only = cycle.FrameCapacity(width, MaxFrame), !cycle.ParsesIPv6
 	r, err := Open(width, opts...)
 	if err != nil {
 		return rep, err
@@ -274,12 +276,15 @@ type Hooks struct {
 // the golden receiver (which the hooks may have changed too).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {
 		return rep, err
 	}
 	var golden []goldenrx.Event
-	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) }})
+	// The golden receiver drops what the variant cannot store, as the
+	// hardware does.
+	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) },
+		FrameLimit: cycle.FrameCapacity(width, MaxFrame)})
 	if err != nil {
 		return rep, err
 	}

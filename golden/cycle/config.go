@@ -68,9 +68,12 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-func ipv4(v uint64) (ip [4]byte) {
+// ipv4 returns the IPv4 address of a 32-bit context field, in its
+// IPv4-mapped form.
+func ipv4(v uint64) wire.Addr {
+	var ip [4]byte
 	binary.BigEndian.PutUint32(ip[:], uint32(v))
-	return ip
+	return wire.AddrFrom4(ip)
 }
 
 // Entry is a context entry as the configuration port carries it (section
@@ -82,8 +85,11 @@ type Entry struct {
 	Ctx   fastpath.Context
 }
 
-// EncodeContext returns the cfg_data of a context write (op 0).
+// EncodeContext returns the cfg_data of a context write (op 0). The
+// context holds IPv4 addresses: an IPv6 half connection has no context
+// (the model's engine is IPv4Only, whose Claim refuses one).
 func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
+	src, dst := t.SrcIP.As4(), t.DstIP.As4()
 	var d CfgData
 	d.SetField(0, 1, 1)
 	d.SetField(1, 1, b2u(c.Full))
@@ -95,8 +101,8 @@ func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	d.SetField(20, 2, uint64(c.DDPVersion))
 	d.SetField(32, 32, uint64(c.Params.SeqStart))
 	d.SetField(64, 32, uint64(c.RcvNxt))
-	d.SetField(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
-	d.SetField(128, 32, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
+	d.SetField(96, 32, uint64(binary.BigEndian.Uint32(src[:])))
+	d.SetField(128, 32, uint64(binary.BigEndian.Uint32(dst[:])))
 	d.SetField(160, 16, uint64(t.SrcPort))
 	d.SetField(176, 16, uint64(t.DstPort))
 	for i, rg := range c.Ranges {

@@ -12,7 +12,7 @@ import (
 
 // workload sets up vector v for Bench.Run with the table sizes of opt.
 func workload(tb testing.TB, v *vector.Vector, opt Options) Workload {
-	sys, err := replay.NewSystem(&v.Setup, opt.Slots, opt.STagCount, opt.RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: opt.Slots, STagSlots: opt.STagCount, RQDepth: opt.RQDepth, IPv4Only: !ParsesIPv6})
 	require.NoError(tb, err)
 	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true})
 	require.NoError(tb, err)

@@ -17,6 +17,10 @@ import (
 //   - software programs a context when both startup frames are valid, marks
 //     it in error after an MPA error, and hands the stream back (clears
 //     SWOwned, sets rcv_nxt) whenever it holds nothing of it;
+//   - software takes a stream over (sets SWOwned) when it gets a segment of
+//     it the hardware could not parse (an IPv6 frame with extension
+//     headers, reason IPv6Ext), as the hardware does for its own
+//     exceptions;
 //   - the hardware's Advanced and Consumed events tell software what it
 //     consumed, so that software passes nothing twice and steps over it;
 //   - each side's untagged deliveries are mirrored into the other's
@@ -64,6 +68,7 @@ type System struct {
 	HWPtrForms map[wire.FourTuple][2]int
 
 	frame    int
+	checks   rx.Checksums // software's checksum policy
 	stagSlot map[int]uint32
 	rqs      map[rqKey]*hwQueue
 }
@@ -126,6 +131,7 @@ func NewSystemConfig(mem *ddp.Memory, cfg rx.Config) *System {
 		SWPlacer: ddp.NewPlacer(mem),
 		Verdicts: map[Verdict]int{},
 		Reasons:  map[Reason]int{},
+		checks:   cfg.Checksums,
 	}
 	s.HW = New(s.HWPlacer, cfg.Window)
 	cfg.Placer, cfg.Digests, cfg.OnEvent = s.SWPlacer, true, s.software
@@ -231,9 +237,13 @@ func (s *System) Frame(b []byte) Result {
 	if res.Verdict == Exception {
 		s.Reasons[res.Reason]++
 		s.SW.Frame(b)
-		if res.Half != (wire.FourTuple{}) {
-			s.handBack(res.Half)
-			s.handBack(res.Half.Reverse())
+		half := res.Half
+		if res.Reason == IPv6Ext {
+			half = s.takeOver(b)
+		}
+		if half != (wire.FourTuple{}) {
+			s.handBack(half)
+			s.handBack(half.Reverse())
 		}
 	}
 	for k, q := range s.rqs {
@@ -354,6 +364,24 @@ func (s *System) halfParams(t wire.FourTuple) (p mpa.Half) {
 		}
 	}
 	return p
+}
+
+// takeOver makes software the owner of the half connection of frame b, a
+// frame the hardware handed over without knowing its half connection
+// (IPv6Ext), when software takes it as a TCP segment and the hardware
+// holds that half connection in full operation. It returns the half
+// connection (zero when b is not a segment software takes).
+func (s *System) takeOver(b []byte) wire.FourTuple {
+	f, _, err := s.checks.Parse(b)
+	if err != nil {
+		return wire.FourTuple{}
+	}
+	t := f.FourTuple()
+	if c, ok := s.HW.Context(t); ok && c.Full && !c.Err && !c.SWOwned {
+		c.SWOwned, c.Ranges = true, nil
+		s.config(t, c)
+	}
+	return t
 }
 
 // handBack returns half connection t to the hardware when software owns it

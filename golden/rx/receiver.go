@@ -2,6 +2,7 @@ package rx
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 
 	"github.com/mparx/mparx/golden/ddp"
@@ -54,7 +55,16 @@ type Config struct {
 	// the receiver keeping them for Events. The Event is valid only
 	// during the call.
 	OnEvent func(*Event)
+	// FrameLimit, when not zero, is the longest frame in octets the
+	// receiver takes: a longer one is dropped (a Dropped event with
+	// ErrOversize, its segment named when its headers parse), as a NIC
+	// drops a frame longer than it stores.
+	FrameLimit int
 }
+
+// ErrOversize is the error of a frame dropped for its length
+// (Config.FrameLimit).
+var ErrOversize = errors.New("rx: frame longer than the receiver takes")
 
 // Receiver is the golden MPA receiver. It is not safe for concurrent use.
 type Receiver struct {
@@ -73,8 +83,8 @@ type Receiver struct {
 // Stats counts frames by what became of them.
 type Stats struct {
 	Frames    int // frames offered
-	Dropped   int // failed an Ethernet, IPv4 or TCP check
-	NonTCP    int // not IPv4/TCP
+	Dropped   int // failed an Ethernet, IP or TCP check, or longer than FrameLimit
+	NonTCP    int // not IPv4/TCP or IPv6/TCP
 	Untracked int // TCP frames of no MPA half connection (held frames of a connection not yet known count too)
 	// Unverified counts frames taken although a checksum did not verify
 	// (Config.Checksums); UnverifiedHosts has them per sending host.
@@ -150,24 +160,36 @@ func (r *Receiver) emit(e Event) {
 func (r *Receiver) Frame(b []byte) {
 	r.frame = r.stats.Frames
 	r.stats.Frames++
+	if r.cfg.FrameLimit > 0 && len(b) > r.cfg.FrameLimit {
+		f, _ := wire.ParseWith(b, 0)
+		r.drop(f, fmt.Errorf("%w: %d octets, the limit is %d", ErrOversize, len(b), r.cfg.FrameLimit))
+		return
+	}
 	f, u, err := r.cfg.Checksums.Parse(b)
 	switch {
-	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP):
+	case errors.Is(err, wire.ErrNotIP), errors.Is(err, wire.ErrNotTCP):
 		r.stats.NonTCP++
 		return
 	case err != nil:
-		if errors.Is(err, wire.ErrTCPChecksum) && f.OffloadSignature() {
-			r.tally.AddDropped(f.SrcIP)
+		if r.cfg.Checksums == ChecksumsVerify {
+			if host, ok := OffloadedDrop(b, f, err); ok {
+				r.tally.AddDropped(host, errors.Is(err, wire.ErrIPChecksum))
+			}
 		}
-		r.stats.Dropped++
-		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
-		if h := r.halves[f.FourTuple()]; h != nil {
-			h.stats.Dropped++
-		}
+		r.drop(f, err)
 		return
 	}
 	r.tally.Add(f.SrcIP, u)
 	r.take(f)
+}
+
+// drop reports frame f dropped with err.
+func (r *Receiver) drop(f wire.Frame, err error) {
+	r.stats.Dropped++
+	r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
+	if h := r.halves[f.FourTuple()]; h != nil {
+		h.stats.Dropped++
+	}
 }
 
 // take passes a valid TCP frame to its half connection, or to detection.

@@ -31,7 +31,7 @@ func ConnSpecs(s *vector.Setup) ([]rx.ConnSpec, error) {
 			return nil, fmt.Errorf("connection %d: %w", i, err)
 		}
 		out = append(out, rx.ConnSpec{
-			Tuple:        wire.FourTuple{SrcIP: ini.IP, DstIP: res.IP, SrcPort: ini.Port, DstPort: res.Port},
+			Tuple:        wire.FourTuple{SrcIP: wire.Addr(ini.IP.As16()), DstIP: wire.Addr(res.IP.As16()), SrcPort: ini.Port, DstPort: res.Port},
 			InitiatorSeq: c.InitiatorSeq,
 			ResponderSeq: c.ResponderSeq,
 			Policy:       mpa.StartupPolicy{Permissive: c.Permissive},
@@ -255,20 +255,28 @@ func DropName(err error) string {
 	return "other"
 }
 
+// Hardware is the hardware a System models: the sizes of its tables (0:
+// unlimited) and what its parser takes.
+type Hardware struct {
+	Slots      int  // context table entries (fastpath.Engine.Slots)
+	STagSlots  int  // STag table entries (fastpath.System.STagSlots)
+	RQDepth    int  // receive buffers per queue (fastpath.System.RQDepth)
+	FrameLimit int  // longest frame taken (fastpath.Engine.FrameLimit)
+	IPv4Only   bool // no IPv6 parser (fastpath.Engine.IPv4Only)
+}
+
 // NewSystem builds the hardware model and software slow path
-// (golden/fastpath) for the setup, with a context table of slots entries,
-// an STag table of stagSlots entries and receive queues of rqDepth buffers
-// (0: unlimited; fastpath.Engine's Slots, fastpath.System's STagSlots and
-// RQDepth), the connections added and the STags and receive buffers
-// registered in both engines' tables.
-func NewSystem(s *vector.Setup, slots, stagSlots, rqDepth int) (*fastpath.System, error) {
+// (golden/fastpath) for the setup, of the hardware hw, with the
+// connections added and the STags and receive buffers registered in both
+// engines' tables.
+func NewSystem(s *vector.Setup, hw Hardware) (*fastpath.System, error) {
 	specs, err := ConnSpecs(s)
 	if err != nil {
 		return nil, err
 	}
 	sys := fastpath.NewSystem(ddp.NewMemory(), s.Receiver.Window)
-	sys.HW.Slots = slots
-	sys.STagSlots, sys.RQDepth = stagSlots, rqDepth
+	sys.HW.Slots, sys.HW.FrameLimit, sys.HW.IPv4Only = hw.Slots, hw.FrameLimit, hw.IPv4Only
+	sys.STagSlots, sys.RQDepth = hw.STagSlots, hw.RQDepth
 	sys.SetVersion(s.Receiver.DDPVersion)
 	var streams [][2]ddp.StreamID
 	for _, c := range specs {
