@@ -1,17 +1,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/mparx/mparx/cmd/internal/capture"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
-	"github.com/mparx/mparx/golden/wire"
 )
 
 // captureOpts is how replay treats a bare capture (a pcap without a
@@ -60,30 +61,86 @@ func (o captureOpts) rxConfig() rx.Config {
 	return rx.Config{Auto: true, Ports: o.ports, Checksums: o.checksums, Policy: mpa.StartupPolicy{Permissive: o.permissive}}
 }
 
-// replayCapture runs the golden receiver over a bare capture and returns
-// it with the notes replay prints about the run.
-func replayCapture(frames [][]byte, o captureOpts, onEvent func(*rx.Event)) (*rx.Receiver, []string, error) {
-	cfg := o.rxConfig()
-	cfg.Digests, cfg.OnEvent = true, onEvent
+// replayCapture runs the golden receiver over a bare capture read as a
+// stream (path, "-" for stdin) and returns it with the notes replay prints
+// about the run. digests fills the ULPDU events' SHA-256 (--json). The
+// learned setup of a file comes from a first pass over it; stdin's is
+// learned as it goes. An error reading the capture after it was opened is
+// a *readError, returned with the receiver as it stands.
+func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, onEvent func(*rx.Event), prog *progress) (*rx.Receiver, []string, error) {
 	var setup *learn.Setup
+	if o.learn && path != "-" {
+		src, err := openSource(path, stdin, prog)
+		if err != nil {
+			return nil, nil, err
+		}
+		l := learn.NewLearner(o.rxConfig())
+		prog.begin("learning the setup (pass 1 of 2)")
+		// A read error stops the learning where the second pass will stop.
+		_ = src.each(func(f *capture.Frame) error {
+			if f.Truncated {
+				l.Truncated(f.Data)
+			} else {
+				l.Frame(f.Data)
+			}
+			return nil
+		})
+		src.close()
+		setup = l.Setup()
+	}
+	src, err := openSource(path, stdin, prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.close()
+	cfg := o.rxConfig()
+	cfg.Digests, cfg.OnEvent = digests, onEvent
+	var live *learn.Live
 	if o.learn {
-		setup = learn.Learn(frames, o.rxConfig())
+		// What was placed where is reported; the buffers are never read.
 		cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
+		cfg.Placer.Memory().SetDiscard(true)
 	}
 	r := rx.New(cfg)
-	for i, f := range frames {
+	label := "replay"
+	switch {
+	case setup != nil:
+		label = "replay (pass 2 of 2)"
+	case o.learn:
+		live = learn.NewLive(cfg.Placer, r.Half)
+	}
+	prog.begin(label)
+	err = src.each(func(f *capture.Frame) error {
 		if setup != nil {
-			if err := setup.Apply(i, cfg.Placer, r.Stream); err != nil {
-				return nil, nil, err
+			if err := setup.Apply(f.Index, cfg.Placer, r.Stream); err != nil {
+				return err
 			}
 		}
-		r.Frame(f)
+		if live != nil {
+			live.SetFrame(f.Index)
+		}
+		if f.Truncated {
+			r.Truncated(f.Data)
+		} else {
+			r.Frame(f.Data)
+		}
+		return nil
+	})
+	var re *readError
+	if err != nil && !errors.As(err, &re) {
+		return nil, nil, err
 	}
 	notes := checksumNotes(o.checksums, r.UnverifiedHosts(), false)
-	if setup != nil {
-		notes = append(notes, setup.Summary())
+	if n := truncationNote(r); n != "" {
+		notes = append(notes, n)
 	}
-	return r, notes, nil
+	switch {
+	case setup != nil:
+		notes = append(notes, setup.Summary())
+	case live != nil:
+		notes = append(notes, live.Summary())
+	}
+	return r, notes, err
 }
 
 // checksumNotes says how many checksums went unverified, per sending host,
@@ -128,21 +185,6 @@ func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []s
 	return out
 }
 
-// wireFrames returns the frames as the wire carried them under checksum
-// policy c (rx.Checksums.Wire: checksums completed where c takes a frame
-// unverified), for an engine that verifies checksums itself, with the count
-// per sending host.
-func wireFrames(frames [][]byte, c rx.Checksums) ([][]byte, []rx.HostChecksums) {
-	var t rx.ChecksumTally
-	out := make([][]byte, len(frames))
-	for i, f := range frames {
-		w, u, src := c.Wire(f)
-		t.Add(src, u)
-		out[i] = w
-	}
-	return out, t.Hosts()
-}
-
 // writeNotes prints the notes after the table, or to stderr with --json
 // (stdout keeps the expected.jsonl format).
 func writeNotes(w io.Writer, notes []string, jsonOut bool) {
@@ -153,40 +195,4 @@ func writeNotes(w io.Writer, notes []string, jsonOut bool) {
 			fmt.Fprintln(w, n)
 		}
 	}
-}
-
-// unionNote says what the hardware and software passed together per half
-// connection (the table shows software's own counts).
-func unionNote(evs []rx.Event) string {
-	type counts struct{ ulpdus, placed, delivered int }
-	var order []wire.FourTuple
-	per := map[wire.FourTuple]*counts{}
-	for _, e := range evs {
-		c := per[e.Half]
-		if c == nil {
-			if e.Kind != rx.ULPDU {
-				continue
-			}
-			c = &counts{}
-			per[e.Half] = c
-			order = append(order, e.Half)
-		}
-		switch e.Kind {
-		case rx.ULPDU:
-			c.ulpdus++
-		case rx.Placed:
-			c.placed++
-		case rx.Delivered:
-			c.delivered++
-		}
-	}
-	if len(order) == 0 {
-		return "rtl: hardware and software passed no ULPDU"
-	}
-	var parts []string
-	for _, h := range order {
-		c := per[h]
-		parts = append(parts, fmt.Sprintf("%v %d ULPDUs, %d placed, %d delivered", h, c.ulpdus, c.placed, c.delivered))
-	}
-	return "rtl: hardware and software together: " + strings.Join(parts, "; ")
 }

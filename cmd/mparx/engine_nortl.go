@@ -20,7 +20,7 @@ func checkRTL(*vector.Vector, int) (rtlResult, error) {
 	return rtlResult{}, fmt.Errorf("%s", errNoRTL)
 }
 
-func replayRTL(_ string, _ int, _ bool, _ captureOpts, _, stderr io.Writer) int {
+func replayRTL(_ string, _ bool, _ io.Reader, _ int, _ bool, _ captureOpts, _ *progress, _, stderr io.Writer) int {
 	fmt.Fprintln(stderr, errNoRTL)
 	return 2
 }

@@ -34,8 +34,12 @@ type System struct {
 	SW       *rx.Receiver
 	HWPlacer *ddp.Placer
 	SWPlacer *ddp.Placer
-	// Events is the union of the hardware's and software's reports.
+	// Events is the union of the hardware's and software's reports (empty
+	// when OnEvent is set).
 	Events []rx.Event
+	// OnEvent, when set, receives each event of the union as it happens
+	// instead of Events keeping it (a run that streams its reports).
+	OnEvent func(e rx.Event)
 	// Verdicts counts frames by verdict, Reasons exceptions by reason.
 	Verdicts map[Verdict]int
 	Reasons  map[Reason]int
@@ -229,6 +233,7 @@ func (s *System) streamHalf(st ddp.StreamID) wire.FourTuple {
 // Frame runs one frame through the hardware and, when it hands the frame
 // over, through software.
 func (s *System) Frame(b []byte) Result {
+	defer func() { s.frame++ }()
 	res := s.HW.Frame(b)
 	s.Verdicts[res.Verdict]++
 	for _, ev := range res.Events {
@@ -251,8 +256,22 @@ func (s *System) Frame(b []byte) Result {
 			s.refill(k, q)
 		}
 	}
-	s.frame++
 	return res
+}
+
+// SetFrame sets the frame number the events of the next Frame carry (the
+// frames are numbered from 0 in the order Frame gets them, unless the
+// caller numbers them: several frames cut from one captured frame carry
+// its number).
+func (s *System) SetFrame(i int) { s.frame = i }
+
+// record keeps or passes on one event of the union.
+func (s *System) record(e rx.Event) {
+	if s.OnEvent != nil {
+		s.OnEvent(e)
+		return
+	}
+	s.Events = append(s.Events, e)
 }
 
 func (s *System) fail(err error) {
@@ -269,7 +288,7 @@ func (s *System) hardware(ev Event) {
 	case Placed, DDPError:
 		u := e
 		u.Kind, u.Len, u.SHA256 = rx.ULPDU, ev.Len, ev.SHA256
-		s.Events = append(s.Events, u)
+		s.record(u)
 		e.Kind, e.Addr, e.Len = rx.Placed, ev.Addr, ev.Len-ev.DDP.Len()
 		if ev.Kind == DDPError {
 			e.Kind, e.Len = rx.DDPError, ev.Len
@@ -290,7 +309,7 @@ func (s *System) hardware(ev Event) {
 		s.fail(s.SW.HardwareConsumed(ev.Half, ev.Seq, ev.End))
 		return
 	}
-	s.Events = append(s.Events, e)
+	s.record(e)
 }
 
 func (s *System) countForms(ev Event) {
@@ -326,7 +345,7 @@ func (s *System) PtrForms(t wire.FourTuple) (rfc5044, draft01 int) {
 func (s *System) software(e *rx.Event) {
 	ev := *e
 	ev.Frame = s.frame
-	s.Events = append(s.Events, ev)
+	s.record(ev)
 	switch e.Kind {
 	case rx.Established:
 		st, _ := s.SW.Stream(e.Half)

@@ -72,7 +72,8 @@ type Receiver struct {
 	halves map[wire.FourTuple]*half
 	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports); made on first use
 	tally  ChecksumTally
-	order  []*half // in creation order, for reports
+	trunc  map[wire.FourTuple]int // frames cut short by the capture, per half connection
+	order  []*half                // in creation order, for reports
 	nconn  int
 	events []Event
 	cur    Event
@@ -89,6 +90,9 @@ type Stats struct {
 	// Unverified counts frames taken although a checksum did not verify
 	// (Config.Checksums); UnverifiedHosts has them per sending host.
 	Unverified int
+	// Truncated counts frames the capture cut short (Receiver.Truncated),
+	// taken as lost.
+	Truncated int
 }
 
 // New returns a receiver with no connections.
@@ -126,6 +130,14 @@ func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
 		return 0, false
 	}
 	return hf.id, true
+}
+
+// Half returns the half connection whose DDP stream is st.
+func (r *Receiver) Half(st ddp.StreamID) (wire.FourTuple, bool) {
+	if int(st) >= len(r.order) {
+		return wire.FourTuple{}, false
+	}
+	return r.order[st].tuple, true
 }
 
 // Events returns everything reported so far, in the order it happened.
@@ -192,6 +204,25 @@ func (r *Receiver) drop(f wire.Frame, err error) {
 	}
 }
 
+// Truncated takes frame b, which the capture cut short (its snap length),
+// as a frame whose octets the network lost: it counts as a frame (events
+// keep the capture's frame numbers) but is not processed, and TCP's
+// retransmission brings its octets again. It is counted in
+// Stats.Truncated and, when its headers name a half connection
+// (wire.ParseHeaders), in that half's HalfSummary.Truncated, also when the
+// receiver follows the half only from a later frame on.
+func (r *Receiver) Truncated(b []byte) {
+	r.frame = r.stats.Frames
+	r.stats.Frames++
+	r.stats.Truncated++
+	if f, err := wire.ParseHeaders(b); err == nil {
+		if r.trunc == nil {
+			r.trunc = map[wire.FourTuple]int{}
+		}
+		r.trunc[f.FourTuple()]++
+	}
+}
+
 // take passes a valid TCP frame to its half connection, or to detection.
 func (r *Receiver) take(f wire.Frame) {
 	h := r.halves[f.FourTuple()]
@@ -218,6 +249,7 @@ type HalfSummary struct {
 	Octets    int // new payload octets accepted
 	Dup       int // payload octets that were duplicates
 	Dropped   int // frames dropped by a checksum
+	Truncated int // frames the capture cut short (Receiver.Truncated)
 	ULPDUs    int
 	Delivered int
 	DDPErrors int
@@ -238,6 +270,7 @@ func (r *Receiver) Halves() []HalfSummary {
 		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
 		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state, h.params, h.ddpVersion, h.errCode
 		s.Startup = h.neg
+		s.Truncated = r.trunc[h.tuple]
 		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stream < out[j].Stream })

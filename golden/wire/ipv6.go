@@ -15,7 +15,7 @@ const (
 // parseIPv6 fills the IPv6 fields of f from the packet ip (the frame after
 // its Ethernet header), walks the extension-header chain, and returns the
 // TCP segment. See Parse for the checks.
-func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
+func parseIPv6(f *Frame, ip []byte, checks Checks) ([]byte, error) {
 	if len(ip) < ipv6HeaderLen {
 		return nil, fmt.Errorf("%w: %d octets left for a 40-octet IPv6 header", ErrMalformed, len(ip))
 	}
@@ -37,7 +37,10 @@ func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
 	if jumbo {
 		end = len(ip)
 	} else if end > len(ip) {
-		return nil, fmt.Errorf("%w: IPv6 payload length %d exceeds the %d octets in the frame", ErrMalformed, plen, len(ip)-ipv6HeaderLen)
+		if checks&partial == 0 {
+			return nil, fmt.Errorf("%w: IPv6 payload length %d exceeds the %d octets in the frame", ErrMalformed, plen, len(ip)-ipv6HeaderLen)
+		}
+		end = len(ip) // cut short (ParseHeaders)
 	}
 	nh, off := ip[6], ipv6HeaderLen
 	for nh != ProtocolTCP {
@@ -72,6 +75,8 @@ func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
 				return nil, fmt.Errorf("%w: IPv6 payload length 0 without a Jumbo Payload option", ErrMalformed)
 			case !jumbo && jl != 0:
 				return nil, fmt.Errorf("%w: IPv6 Jumbo Payload option with payload length %d (RFC 2675: 0)", ErrMalformed, plen)
+			case jumbo && int64(jl)+ipv6HeaderLen > int64(len(ip)) && checks&partial != 0:
+				// cut short (ParseHeaders): end stays at the frame's end
 			case jumbo && int64(jl)+ipv6HeaderLen > int64(len(ip)):
 				return nil, fmt.Errorf("%w: IPv6 jumbo payload length %d exceeds the %d octets in the frame", ErrMalformed, jl, len(ip)-ipv6HeaderLen)
 			case jumbo:

@@ -203,6 +203,10 @@ const (
 	CheckTCP                    // the TCP checksum (ErrTCPChecksum)
 
 	CheckAll = CheckIP | CheckTCP
+
+	// partial: an IP length beyond the frame is taken as a frame cut
+	// short (ParseHeaders), not as malformed.
+	partial Checks = 1 << 7
 )
 
 // ParseWith is Parse verifying only the checksums in checks: with 0 it
@@ -211,6 +215,18 @@ const (
 func ParseWith(b []byte, checks Checks) (Frame, error) {
 	var f Frame
 	err := parse(&f, b, checks)
+	return f, err
+}
+
+// ParseHeaders parses the headers of a frame a capture cut short (its snap
+// length): as ParseWith(b, 0), except that an IPv4 total length or IPv6
+// payload length beyond the frame is taken as the frame's cut, not as
+// ErrMalformed. The headers up to the end of the TCP header must be in b;
+// Payload is what b holds of the payload. It names the segment of a frame
+// whose payload is lost.
+func ParseHeaders(b []byte) (Frame, error) {
+	var f Frame
+	err := parse(&f, b, partial)
 	return f, err
 }
 
@@ -237,7 +253,7 @@ func parse(f *Frame, b []byte, checks Checks) error {
 	case EtherTypeIPv4:
 		tcp, err = parseIPv4(f, b[off:], checks)
 	case EtherTypeIPv6:
-		tcp, err = parseIPv6(f, b[off:])
+		tcp, err = parseIPv6(f, b[off:], checks)
 	default:
 		return fmt.Errorf("%w: EtherType %#04x", ErrNotIP, et)
 	}
@@ -265,7 +281,13 @@ func parseIPv4(f *Frame, ip []byte, checks Checks) ([]byte, error) {
 		return nil, fmt.Errorf("%w: IPv4 total length %d < header length %d", ErrMalformed, total, ihl)
 	}
 	if total > len(ip) {
-		return nil, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
+		if checks&partial == 0 {
+			return nil, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
+		}
+		total = max(len(ip), ihl)
+		if total > len(ip) {
+			return nil, fmt.Errorf("%w: %d octets left for a %d-octet IPv4 header", ErrMalformed, len(ip), ihl)
+		}
 	}
 	ip = ip[:total] // drop Ethernet padding
 	if checks&CheckIP != 0 && IPv4Checksum(ip[:ihl]) != 0 {

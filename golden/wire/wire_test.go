@@ -425,3 +425,38 @@ func TestParseDoesNotAllocate(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 }
+
+// ParseHeaders names the segment of a frame cut short by a capture's snap
+// length, over IPv4 and IPv6; a frame cut inside its headers is malformed.
+func TestParseHeaders(t *testing.T) {
+	s := defaultSpec()
+	s.payload = patterned(1000)
+	s6 := defaultSpec6()
+	s6.tcp.payload = patterned(1000)
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+		hdrs  int // octets of headers
+	}{
+		{"ipv4", build(t, s), 14 + 20 + 20},
+		{"ipv6", build6(t, s6), 14 + 40 + 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			whole, err := Parse(tc.frame)
+			require.NoError(t, err)
+			for _, n := range []int{len(tc.frame), len(tc.frame) - 1, tc.hdrs + 10, tc.hdrs} {
+				f, err := ParseHeaders(tc.frame[:n])
+				require.NoError(t, err, n)
+				assert.Equal(t, whole.FourTuple(), f.FourTuple())
+				assert.Equal(t, whole.Seq, f.Seq)
+				assert.Equal(t, whole.Payload[:n-tc.hdrs], f.Payload)
+				if n < len(tc.frame) {
+					_, err = ParseWith(tc.frame[:n], 0)
+					require.ErrorIs(t, err, ErrMalformed)
+				}
+			}
+			_, err = ParseHeaders(tc.frame[:tc.hdrs-1])
+			require.ErrorIs(t, err, ErrMalformed)
+		})
+	}
+}
