@@ -22,6 +22,7 @@ type captureOpts struct {
 	checksums  rx.Checksums
 	ports      []uint16
 	learn      bool
+	mtu        int
 }
 
 // captureFlags declares the bare-capture flags on fs, with their defaults
@@ -41,6 +42,7 @@ func captureFlags(fs *flag.FlagSet, o *captureOpts) {
 		o.ports = append(o.ports, uint16(p))
 		return nil
 	})
+	fs.IntVar(&o.mtu, "mtu", 1500, "the link's IP MTU: --engine rtl cuts a TCP segment longer than the wire carries (a capture taken with TSO or GRO, or on loopback) to the MSS of the peer's SYN, or without one to this MTU; pcap files only")
 	fs.BoolVar(&o.learn, "learn", true, "learn the DDP setup from the traffic (an STag per tagged buffer, a receive buffer per message), so ULPDUs are placed; pcap files only")
 }
 
@@ -49,7 +51,7 @@ func explicit(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "checksums", "port", "learn":
+		case "checksums", "port", "learn", "mtu":
 			out = append(out, "--"+f.Name)
 		}
 	})

@@ -49,9 +49,10 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 // software reported together, in the same forms as the golden engine. A
 // bare capture is read as a stream; its frames are given to the hardware
 // as the wire carried them (checksums completed where the policy takes
-// them unverified), with the setup learned from the traffic (a first pass
-// over a file; stdin's one frame ahead by a golden receiver); a frame the
-// capture cut short is lost to both.
+// them unverified) and a TCP segment longer than the wire carries cut to
+// the MSS (splitter), with the setup learned from the traffic (a first
+// pass over a file; stdin's one frame ahead by a golden receiver); a frame
+// the capture cut short is lost to both.
 func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool, o captureOpts, prog *progress, stdout, stderr io.Writer) int {
 	out := newSink(stdout, jsonOut)
 	out.union = &unionCounts{}
@@ -66,6 +67,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 		setup  *learn.Setup
 		live   *learn.Live
 		ahead  *rx.Receiver // stdin: learns the setup one frame ahead
+		split  *splitter
 	)
 	if isDir {
 		var err error
@@ -120,7 +122,14 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 			setup = live.Setup()
 		}
 		cur := 0 // the capture's number of the frame going to the engines
+		split = newSplitter(o.mtu, cosimrx.MaxFrame)
+		var pieces [][]byte // the rest of a segment cut to the MSS
 		frames = func() ([]byte, error) {
+			if len(pieces) > 0 {
+				p := pieces[0]
+				pieces = pieces[1:]
+				return p, nil
+			}
 			for {
 				f, err := src.r.Next()
 				if err == io.EOF {
@@ -145,6 +154,11 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 				}
 				w, u, host := o.checksums.Wire(f.Data)
 				tally.Add(host, u)
+				ps := split.take(w)
+				if len(ps) > 1 {
+					pieces = ps[1:]
+					return ps[0], nil
+				}
 				if len(w) > 0 && &w[0] == &f.Data[0] {
 					w = append([]byte(nil), w...) // the reader reuses its buffer
 				}
@@ -176,6 +190,9 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 	}
 	if !isDir {
 		notes = checksumNotes(o.checksums, tally.Hosts(), true)
+		if n := split.note(); n != "" {
+			notes = append(notes, n)
+		}
 		if n := truncationNote(sys.SW); n != "" {
 			notes = append(notes, n)
 		}

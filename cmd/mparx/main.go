@@ -4,7 +4,7 @@
 //
 //	mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
 //	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
-//	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] CAPTURE|-|VECTOR_DIR
+//	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] [--mtu N] CAPTURE|-|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors): the
 // golden receiver against the vector's expected results, and (engine rtl,
@@ -68,7 +68,7 @@ func main() {
 
 const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
        mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
-                    [--checksums verify|ignore|auto] [--port N]... [--learn=false] CAPTURE|-|VECTOR_DIR`
+                    [--checksums verify|ignore|auto] [--port N]... [--learn=false] [--mtu N] CAPTURE|-|VECTOR_DIR`
 
 // run is main without the process: it returns the exit status (0 ok, 1 a
 // capture that could not be read to its end, or an RTL mismatch, 2 bad
