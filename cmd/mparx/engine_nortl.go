@@ -16,6 +16,9 @@ import (
 // rtlWidths are the DATA_WIDTHs of the RTL engine: none here.
 var rtlWidths []int
 
+// rtlIPv6 reports whether the RTL engine's receiver parses IPv6.
+const rtlIPv6 = false
+
 func checkRTL(*vector.Vector, int) (rtlResult, error) {
 	return rtlResult{}, fmt.Errorf("%s", errNoRTL)
 }

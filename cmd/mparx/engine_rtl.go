@@ -14,6 +14,7 @@ import (
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -50,7 +51,7 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 // bare capture is read as a stream; its frames are given to the hardware
 // as the wire carried them (checksums completed where the policy takes
 // them unverified) and a TCP segment longer than the wire carries cut to
-// the MSS (splitter), with the setup learned from the traffic (a first
+// the MSS (wire.Segmenter), with the setup learned from the traffic (a first
 // pass over a file; stdin's one frame ahead by a golden receiver); a frame
 // the capture cut short is lost to both.
 func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool, o captureOpts, prog *progress, stdout, stderr io.Writer) int {
@@ -67,7 +68,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 		setup  *learn.Setup
 		live   *learn.Live
 		ahead  *rx.Receiver // stdin: learns the setup one frame ahead
-		split  *splitter
+		split  *wire.Segmenter
 	)
 	if isDir {
 		var err error
@@ -122,7 +123,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 			setup = live.Setup()
 		}
 		cur := 0 // the capture's number of the frame going to the engines
-		split = newSplitter(o.mtu, cosimrx.MaxFrame)
+		split = wire.NewSegmenter(o.mtu, cosimrx.MaxFrame)
 		var pieces [][]byte // the rest of a segment cut to the MSS
 		frames = func() ([]byte, error) {
 			if len(pieces) > 0 {
@@ -154,7 +155,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 				}
 				w, u, host := o.checksums.Wire(f.Data)
 				tally.Add(host, u)
-				ps := split.take(w)
+				ps := split.Frames(w)
 				if len(ps) > 1 {
 					pieces = ps[1:]
 					return ps[0], nil
@@ -190,7 +191,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 	}
 	if !isDir {
 		notes = checksumNotes(o.checksums, tally.Hosts(), true)
-		if n := split.note(); n != "" {
+		if n := segmentNote(split); n != "" {
 			notes = append(notes, n)
 		}
 		if n := truncationNote(sys.SW); n != "" {

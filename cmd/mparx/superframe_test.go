@@ -58,7 +58,7 @@ func TestSplitter(t *testing.T) {
 		{"mtu-4000", true, 9018, 4000, 4014, "--mtu 4000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSplitter(tc.mtu, tc.maxFrame)
+			s := wire.NewSegmenter(tc.mtu, tc.maxFrame)
 			var cut [][][]byte
 			longest := 0
 			for _, fs := range orig {
@@ -67,7 +67,7 @@ func TestSplitter(t *testing.T) {
 				if tc.noSYN && f.Flags&wire.FlagSYN != 0 {
 					continue
 				}
-				ps := s.take(fs[0])
+				ps := s.Frames(fs[0])
 				for _, p := range ps {
 					g, err := wire.Parse(p)
 					require.NoError(t, err)
@@ -85,9 +85,10 @@ func TestSplitter(t *testing.T) {
 				assert.Equal(t, want, ulpdus(cut))
 			}
 			assert.LessOrEqual(t, longest, tc.biggest)
-			assert.Positive(t, s.segments)
-			assert.Contains(t, s.note(), fmt.Sprintf("rtl: %d TCP segments longer than the wire carries", s.segments))
-			assert.Contains(t, s.note(), tc.from)
+			segs, _, _, _ := s.Cut()
+			assert.Positive(t, segs)
+			assert.Contains(t, segmentNote(s), fmt.Sprintf("rtl: %d TCP segments longer than the wire carries", segs))
+			assert.Contains(t, segmentNote(s), tc.from)
 		})
 	}
 }

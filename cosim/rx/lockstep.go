@@ -408,7 +408,11 @@ func (o LockstepOptions) Bench() *cycle.Bench {
 // RunLockstep runs vector v through the RTL and the model in lockstep. On a
 // mismatch it runs the vector again with an FST waveform from a little
 // before the mismatch and returns the *Mismatch with the file's path.
+//
+// A capture's TCP segments longer than the link carries go in as the frames
+// the link carried (replay.OnTheWire).
 func RunLockstep(v *vector.Vector, o LockstepOptions) (cycle.Report, error) {
+	v = replay.OnTheWire(v, MaxFrame)
 	rep, err := runLockstep(v, o)
 	var mm *Mismatch
 	if err == nil || !errors.As(err, &mm) || mm.Known != "" {

@@ -301,7 +301,11 @@ type Hooks struct {
 // RunWith is Run with hooks called around each frame: the same checks, frame
 // by frame, and at the end the model's hardware and software union against
 // the golden receiver (which the hooks may have changed too).
+//
+// A capture's TCP segments longer than the link carries go to all engines
+// as the frames the link carried (replay.OnTheWire).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+	v = replay.OnTheWire(v, MaxFrame)
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {

@@ -1,6 +1,8 @@
 package cycle
 
 import (
+	"cmp"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,6 +14,7 @@ import (
 
 // workload sets up vector v for Bench.Run with the table sizes of opt.
 func workload(tb testing.TB, v *vector.Vector, opt Options) Workload {
+	v = replay.OnTheWire(v, cmp.Or(opt.MaxFrame, MaxFrame)) // the frames the link carried
 	sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: opt.Slots, STagSlots: opt.STagCount, RQDepth: opt.RQDepth, IPv4Only: !ParsesIPv6})
 	require.NoError(tb, err)
 	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true})

@@ -301,3 +301,36 @@ func NewSystem(s *vector.Setup, hw Hardware) (*fastpath.System, error) {
 	}
 	return sys, nil
 }
+
+// WireMTU is the link MTU OnTheWire cuts a segment to when the capture
+// holds no SYN of its half connection.
+const WireMTU = 1500
+
+// OnTheWire returns v as a receiver on the link saw it: every TCP segment
+// longer than the link carries (a capture on a sender with TCP
+// segmentation offload) cut as TSO cuts it (wire.Segmenter: the MSS of the
+// peer's SYN, else of a WireMTU link, frames of at most maxFrame octets).
+// It returns v itself when no frame is cut. A hardware run (the cycle
+// model, the RTL) takes these frames; the golden receiver takes either.
+func OnTheWire(v *vector.Vector, maxFrame int) *vector.Vector {
+	s := wire.NewSegmenter(WireMTU, maxFrame)
+	var out []vector.Frame
+	for i, f := range v.Frames {
+		fs := s.Frames(f.Data)
+		if len(fs) == 1 && out == nil {
+			continue
+		}
+		if out == nil {
+			out = append(make([]vector.Frame, 0, len(v.Frames)+len(fs)), v.Frames[:i]...)
+		}
+		for _, b := range fs {
+			out = append(out, vector.Frame{Time: f.Time, Data: b})
+		}
+	}
+	if out == nil {
+		return v
+	}
+	d := *v
+	d.Frames = out
+	return &d
+}

@@ -166,6 +166,16 @@ func (s *Setup) Validate() error {
 	return nil
 }
 
+// IPv6 reports whether a connection of the setup is over IPv6.
+func (s *Setup) IPv6() bool {
+	for _, c := range s.Conns {
+		if e, err := ParseEndpoint(c.Initiator); err == nil && e.IP.Is6() {
+			return true
+		}
+	}
+	return false
+}
+
 // Endpoint is an IPv4 or IPv6 address and a TCP port.
 type Endpoint struct {
 	IP   netip.Addr

@@ -302,6 +302,12 @@ func Fuzz(cfg Config) (Result, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	// The frames the link carried: the mutations start from those.
+	vs := make([]*vector.Vector, len(cfg.Vectors))
+	for i, v := range cfg.Vectors {
+		vs[i] = replay.OnTheWire(v, rx.MaxFrame)
+	}
+	cfg.Vectors = vs
 	infos := make([][]FrameInfo, len(cfg.Vectors))
 	for i, v := range cfg.Vectors {
 		fi, err := Analyze(v, rx.Slots)
