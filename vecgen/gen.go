@@ -43,6 +43,10 @@ type Gen struct {
 	progress func(frames int)
 	noIntent bool   // do not record Intended (benchmarks)
 	scratch  []byte // ULPDU scratch when noIntent
+	// sink, when set, takes every frame as it is emitted (not kept);
+	// emitted counts the frames.
+	sink    func(data []byte)
+	emitted int
 }
 
 // Intended is one ULPDU a scenario sent.
@@ -83,7 +87,7 @@ func (g *Gen) Rand() *rand.Rand { return g.rng }
 func (g *Gen) Scale() int { return g.scale }
 
 // Frames returns the number of frames emitted so far.
-func (g *Gen) Frames() int { return len(g.frames) }
+func (g *Gen) Frames() int { return g.emitted }
 
 // Bytes returns n seeded random octets.
 func (g *Gen) Bytes(n int) []byte {
@@ -211,19 +215,24 @@ type tcpSeg struct {
 
 // store copies a serialized frame into the arena and appends it.
 func (g *Gen) store(b []byte) int {
+	i := g.emitted
+	g.emitted++
+	if g.progress != nil && (i+1)%100000 == 0 {
+		g.progress(i + 1)
+	}
+	if g.sink != nil {
+		g.sink(b)
+		return i
+	}
 	if cap(g.arena)-len(g.arena) < len(b) {
 		g.arena = make([]byte, 0, max(1<<20, len(b)))
 	}
 	start := len(g.arena)
 	g.arena = append(g.arena, b...)
-	i := len(g.frames)
 	g.frames = append(g.frames, vector.Frame{
 		Time: vector.Epoch.Add(vector.FrameGap * time.Duration(i)),
 		Data: g.arena[start:len(g.arena):len(g.arena)],
 	})
-	if g.progress != nil && (i+1)%100000 == 0 {
-		g.progress(i + 1)
-	}
 	return i
 }
 

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mparx/mparx/cmd/internal/capture"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/mpa"
@@ -79,11 +78,11 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		l := learn.NewLearner(o.rxConfig())
 		prog.begin("learning the setup (pass 1 of 2)")
 		// A read error stops the learning where the second pass will stop.
-		_ = src.each(func(f *capture.Frame) error {
-			if f.Truncated {
-				l.Truncated(f.Data)
+		_ = src.eachParsed(o.rxConfig(), func(f *parsedFrame) error {
+			if f.truncated {
+				l.Truncated(f.p.Data)
 			} else {
-				l.Frame(f.Data)
+				l.FrameParsed(f.p)
 			}
 			return nil
 		})
@@ -112,19 +111,19 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		live = learn.NewLive(cfg.Placer, r.Half)
 	}
 	prog.begin(label)
-	err = src.each(func(f *capture.Frame) error {
+	err = src.eachParsed(cfg, func(f *parsedFrame) error {
 		if setup != nil {
-			if err := setup.Apply(f.Index, cfg.Placer, r.Stream); err != nil {
+			if err := setup.Apply(f.index, cfg.Placer, r.Stream); err != nil {
 				return err
 			}
 		}
 		if live != nil {
-			live.SetFrame(f.Index)
+			live.SetFrame(f.index)
 		}
-		if f.Truncated {
-			r.Truncated(f.Data)
+		if f.truncated {
+			r.Truncated(f.p.Data)
 		} else {
-			r.Frame(f.Data)
+			r.FrameParsed(f.p)
 		}
 		return nil
 	})

@@ -100,6 +100,10 @@ func NewLearner(cfg rx.Config) *Learner {
 // Frame takes the next frame of the capture.
 func (l *Learner) Frame(b []byte) { l.r.Frame(b) }
 
+// FrameParsed takes the next frame of the capture, parsed by Config.Parse
+// of the configuration NewLearner was given (rx.Receiver.FrameParsed).
+func (l *Learner) FrameParsed(p rx.Parsed) { l.r.FrameParsed(p) }
+
 // Truncated takes the next frame of the capture, which the capture cut
 // short (rx.Receiver.Truncated).
 func (l *Learner) Truncated(b []byte) { l.r.Truncated(b) }

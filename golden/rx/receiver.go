@@ -168,17 +168,41 @@ func (r *Receiver) emit(e Event) {
 	r.events = append(r.events, e)
 }
 
+// Parsed is a frame as a receiver parses it (Config.Parse): what
+// FrameParsed takes, so that the parsing can be done apart from the
+// receiver (in another goroutine).
+type Parsed struct {
+	Data       []byte     // the frame
+	Frame      wire.Frame // its headers; Payload is a sub-slice of Data
+	Unverified Unverified // why a checksum went unverified
+	Err        error      // why the frame is dropped or not TCP (nil: taken)
+}
+
+// Parse parses frame b as a receiver configured as c does (its
+// FrameLimit and Checksums): Frame(b) is FrameParsed(c.Parse(b)).
+func (c Config) Parse(b []byte) Parsed {
+	if c.FrameLimit > 0 && len(b) > c.FrameLimit {
+		f, _ := wire.ParseWith(b, 0)
+		return Parsed{Data: b, Frame: f, Err: fmt.Errorf("%w: %d octets, the limit is %d", ErrOversize, len(b), c.FrameLimit)}
+	}
+	f, u, err := c.Checksums.Parse(b)
+	return Parsed{Data: b, Frame: f, Unverified: u, Err: err}
+}
+
 // Frame processes one Ethernet frame (without FCS).
-func (r *Receiver) Frame(b []byte) {
+func (r *Receiver) Frame(b []byte) { r.FrameParsed(r.cfg.Parse(b)) }
+
+// FrameParsed processes one Ethernet frame that Config.Parse of the
+// receiver's configuration parsed. The receiver keeps none of p's slices
+// beyond the call.
+func (r *Receiver) FrameParsed(p Parsed) {
 	r.frame = r.stats.Frames
 	r.stats.Frames++
-	if r.cfg.FrameLimit > 0 && len(b) > r.cfg.FrameLimit {
-		f, _ := wire.ParseWith(b, 0)
-		r.drop(f, fmt.Errorf("%w: %d octets, the limit is %d", ErrOversize, len(b), r.cfg.FrameLimit))
-		return
-	}
-	f, u, err := r.cfg.Checksums.Parse(b)
+	b, f, u, err := p.Data, p.Frame, p.Unverified, p.Err
 	switch {
+	case errors.Is(err, ErrOversize):
+		r.drop(f, err)
+		return
 	case errors.Is(err, wire.ErrNotIP), errors.Is(err, wire.ErrNotTCP):
 		r.stats.NonTCP++
 		return
