@@ -69,7 +69,7 @@ if (MAX_INFLIGHT < 1 || MAX_INFLIGHT > 63) begin : g_bad_max_inflight
 end
 endgenerate
 
-localparam [5:0] MAXF = MAX_INFLIGHT;
+localparam [5:0] MAXF = MAX_INFLIGHT[5:0];
 
 reg [15:0] beats;       // beats of the current frame stored so far
 reg        overflow;    // the current frame outgrew the FIFO: discard the rest
