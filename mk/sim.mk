@@ -76,6 +76,8 @@ $(eval $(call sim_variant,mpa_rx_ctx_c16,mpa_rx_ctx,rtl/mpa_rx_ctx.v,-GCONN_COUN
 $(eval $(call sim_variant,mpa_rx_verdict_i4,mpa_rx_verdict,rtl/mpa_rx_verdict.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GIDX_BITS=4 -GDEPTH=16 --assert))
 $(foreach l,1 2,$(eval $(call sim_variant,mpa_rx_ddp_l$(l),mpa_rx_ddp,rtl/mpa_rx_ddp.v,-GIDX_BITS=4 -GSTAG_COUNT=64 -GRQ_DEPTH=4 -GEVT_LANES=$(l) --assert)))
 $(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_place_w$(w),mpa_rx_place,rtl/mpa_rx_place.v,-GDATA_WIDTH=$(w) --assert)))
+$(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_feed_w$(w),mpa_rx_feed,rtl/mpa_rx_feed.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GDATA_WIDTH=$(w) --assert)))
+$(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_frame_w$(w),mpa_rx_frame,rtl/mpa_rx_frame.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GDATA_WIDTH=$(w) -GIDX_BITS=4 -GDEPTH=16 --assert)))
 
 # The variants linked into the library: all of them unless the command line
 # names fewer (`make run` links only the receiver it runs). The library and
