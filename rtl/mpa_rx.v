@@ -4,22 +4,29 @@
 `default_nettype none
 
 /*
- * mpa_rx: the flow-through MPA receiver (docs/design.md).
+ * mpa_rx: the flow-through MPA receiver (docs/design.md). This module only
+ * instantiates and wires its blocks and the queues between them (each an
+ * mpa_rx_fifo; the fields of every record in mpa_rx_fields.vh).
  *
  * Ethernet frames come in on s_axis (no FCS; s_axis_tuser on the last beat
- * marks a bad FCS). Each frame is stored whole in a frame FIFO while
- * mpa_rx_parse checks its headers and checksums, the half connection's
- * context is looked up, and mpa_rx_walk walks and checks its FPDUs. The
- * frame's verdict (golden/fastpath decides the same) updates the context;
- * then the egress sends the frame unmodified to software (m_exc_axis, reason
- * in tuser), or frees it (PLACE, DROP, IGNORE), after its events on m_evt.
- * Host programs contexts through cfg_*.
+ * marks a bad FCS). mpa_rx_ingress admits the beats into the frame FIFO,
+ * which stores each frame whole while mpa_rx_parse checks its headers and
+ * checksums, mpa_rx_ctx looks up the half connection's context, and
+ * mpa_rx_walk walks and checks its FPDUs (fed by mpa_rx_feed: the word
+ * view four beats late, the frame's walker parameters). mpa_rx_frame
+ * keeps each frame's record (parser fields, lookup result, beats) until
+ * mpa_rx_verdict meets it with the walker's summary and takes the verdict
+ * (golden/fastpath decides the same), updating the context.
  *
  * The egress has two stages: mpa_rx_ddp (E1) emits each frame's events
- * and makes the DDP checks of a PLACE frame's FPDUs against the STag table
- * and the receive queues; mpa_rx_place (E2) then reads the frame's beats
- * and writes the placed FPDUs' payloads to host memory (m_host_*), markers
- * stripped, or sends the frame to m_exc_axis.
+ * on m_evt and makes the DDP checks of a PLACE frame's FPDUs against the
+ * STag table and the receive queues; mpa_rx_place (E2) then reads the
+ * frame's beats and writes the placed FPDUs' payloads to host memory
+ * (m_host_*), markers stripped, sends an exception frame unmodified to
+ * m_exc_axis (reason in tuser), or frees the frame. E1 hands each frame to
+ * E2 with a token and a placement descriptor per FPDU placed. Software
+ * programs contexts (mpa_rx_ctx) and the DDP tables (mpa_rx_ddp) through
+ * cfg_*.
  *
  * Latency: a frame's verdict is taken L_WALK + 6 cycles after its last
  * beat is accepted (L_WALK from mpa_rx_walk; more when it waits for the
