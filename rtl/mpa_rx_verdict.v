@@ -131,9 +131,17 @@ always @(posedge clk) begin
 end
 
 // ------------------------------------------------------------------ V1: the comparisons
-/* verilator lint_off UNUSEDSIGNAL */
-wire [383:0] c1 = ctx_rd_ent;
-/* verilator lint_on UNUSEDSIGNAL */
+// the fields of the entry the verdict reads and writes: the flags, rcv_nxt
+// and the ranges (the others are zero in what it writes)
+localparam FLAGS_W = CTX_R1_VALID + 1;
+localparam RANGES_W = CTX_R1_END + CTX_R1_END_W - CTX_R0_START;
+reg [383:0] c1;
+always @* begin
+    c1 = 384'd0;
+    c1[CTX_VALID +: FLAGS_W] = ctx_rd_ent[CTX_VALID +: FLAGS_W];
+    c1[CTX_RCV_NXT +: CTX_RCV_NXT_W] = ctx_rd_ent[CTX_RCV_NXT +: CTX_RCV_NXT_W];
+    c1[CTX_R0_START +: RANGES_W] = ctx_rd_ent[CTX_R0_START +: RANGES_W];
+end
 wire [31:0] c1_rcv = c1[CTX_RCV_NXT +: CTX_RCV_NXT_W];
 wire [31:0] c1_r0s = c1[CTX_R0_START +: CTX_R0_START_W], c1_r0e = c1[CTX_R0_END +: CTX_R0_END_W];
 wire [31:0] c1_r1s = c1[CTX_R1_START +: CTX_R1_START_W], c1_r1e = c1[CTX_R1_END +: CTX_R1_END_W];
@@ -335,7 +343,7 @@ end
 assign vq_valid = v2;
 assign vq_data = vq;
 
-wire unused = &{1'b0, i_flags[7:3], v1_frp, v2_frl, c};
+wire unused = &{1'b0, i_flags[7:3], v1_frp, v2_frl, c, ctx_rd_ent};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): the summary queue is
