@@ -8,7 +8,10 @@
 // For a field FIELD of record REC: REC_FIELD is the offset of its least
 // significant bit and REC_FIELD_W its width (read it as
 // x[REC_FIELD +: REC_FIELD_W]); a one-bit field has no _W. REC_W is the
-// record's width where it has a fixed one. golden/cycle/fields.go names the
+// record's width where it has a fixed one; a record that ends with the
+// context index (IDX_BITS wide) is REC_IDX + IDX_BITS bits. Codes (cfg_op,
+// frame class, drop codes, event kinds, verdicts, reasons, DDP error
+// kinds) are sized localparams. golden/cycle/fields.go names the
 // same offsets for the Go model, and golden/cycle/fields_test.go checks the
 // two against each other and against the Go encoders.
 
@@ -169,7 +172,7 @@ localparam SUM_NDRAFT = 30;
 localparam SUM_NDRAFT_W = 8;
 
 // ------------------------------------------------------------ walker record and summary ports
-// (the walker's section)
+// (the walker's section: mpa_rx_walk's rec_* and sum_* ports)
 
 // ------------------------------------------------------------ DDP header
 // The walker record's DDP control octet (rec_ctrl) and header words
