@@ -241,7 +241,7 @@ localparam TOK_REASON = 2;
 localparam TOK_REASON_W = 4;
 localparam TOK_BEATS = 6;
 localparam TOK_BEATS_W = 16;
-localparam TOK_NDESC = 22;         // placement descriptors of the frame
+localparam TOK_NDESC = 22;         // placement descriptors of a PLACE frame (else undefined)
 localparam TOK_NDESC_W = 16;
 
 // ------------------------------------------------------------ placement descriptor

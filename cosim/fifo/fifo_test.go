@@ -33,6 +33,7 @@ func (m *model) empty() bool { return m.count() == 0 }
 // edge applies a cycle's handshakes.
 func (m *model) edge(push bool, data [2]uint64, ready bool) {
 	pop := m.outVal && ready
+	push = push && !m.full() // full at the start of the cycle
 	load := len(m.ram) > 0 && (!m.outVal || pop)
 	switch {
 	case load:
@@ -40,7 +41,7 @@ func (m *model) edge(push bool, data [2]uint64, ready bool) {
 	case pop:
 		m.outVal = false
 	}
-	if push && !m.full() {
+	if push {
 		m.ram = append(m.ram, data)
 	}
 }

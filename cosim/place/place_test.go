@@ -102,6 +102,15 @@ func genFrame(rng *rand.Rand, lanes int) frame {
 	return f
 }
 
+// descsBefore returns the descriptors of the first n frames.
+func descsBefore(perFrame []int, n int) int {
+	s := 0
+	for _, k := range perFrame[:min(n, len(perFrame))] {
+		s += k
+	}
+	return s
+}
+
 func maskData(data []byte, strb uint64) []byte {
 	out := make([]byte, len(data))
 	for i := range data {
@@ -121,9 +130,12 @@ func run(t *testing.T, width int, nframes int, seed uint64) {
 		frames[i] = genFrame(rng, lanes)
 	}
 	// the three queues as E1 and the frame FIFO present them: every frame's
-	// beats, descriptors and token, each queue's head valid or not at random
-	var toks []cycle.Token
-	var descs []cycle.Desc
+	// beats are stored before its token; E1 pushes a frame's descriptors,
+	// then its token, each after a random wait
+	var toks []cycle.Token // tokens pushed
+	var descs []cycle.Desc // descriptors pushed
+	var allDescs []cycle.Desc
+	var frameDescs []int // descriptors of each frame
 	type beat struct {
 		data []byte
 		keep uint64
@@ -134,8 +146,8 @@ func run(t *testing.T, width int, nframes int, seed uint64) {
 		allKeep = 1<<lanes - 1
 	}
 	for _, f := range frames {
-		toks = append(toks, f.tok)
-		descs = append(descs, f.descs...)
+		allDescs = append(allDescs, f.descs...)
+		frameDescs = append(frameDescs, len(f.descs))
 		for b := 0; b < f.tok.Beats; b++ {
 			k := allKeep
 			if b == f.tok.Beats-1 && f.size%lanes != 0 {
@@ -165,13 +177,26 @@ func run(t *testing.T, width int, nframes int, seed uint64) {
 			}
 		}
 	}
-	var gotW, gotX, done int
+	var gotW, gotX, done, nDesc, nTok int
 	slow := func(c int) bool { return c/3000%2 == 1 }
+	limit := 100*len(beatsQ) + 10000
 	for c := 0; done < nframes || gotW < len(wantW); c++ {
-		require.Less(t, c, 100*len(beatsQ)+10000, "stuck: %d of %d frames done", done, nframes)
-		tv := len(toks) > 0 && rng.IntN(4) != 0
-		dv := len(descs) > 0 && rng.IntN(4) != 0
-		fv := len(beatsQ) > 0 && rng.IntN(8) != 0
+		require.Less(t, c, limit, "stuck: %d of %d frames done", done, nframes)
+		// E1: the next descriptor, or the token of a frame whose
+		// descriptors are all pushed
+		if rng.IntN(3) == 0 {
+			switch {
+			case nDesc < len(allDescs) && nDesc < descsBefore(frameDescs, nTok+1):
+				descs = append(descs, allDescs[nDesc])
+				nDesc++
+			case nTok < len(frames):
+				toks = append(toks, frames[nTok].tok)
+				nTok++
+			}
+		}
+		tv := len(toks) > 0
+		dv := len(descs) > 0
+		fv := len(beatsQ) > 0
 		d.SetBool("tok_valid", tv)
 		if len(toks) > 0 {
 			d.SetWords("tok_data", toks[0].Encode())
