@@ -21,7 +21,6 @@ import (
 	"github.com/mparx/mparx/cosim/internal/onecycle"
 	"github.com/mparx/mparx/golden/cycle"
 	gddp "github.com/mparx/mparx/golden/ddp"
-	"github.com/mparx/mparx/golden/mpa"
 )
 
 const (
@@ -119,10 +118,6 @@ func (b *bench) configure(d *onecycle.DUT, first bool) {
 	}
 }
 
-func isMarker(f, mph int, mk bool) bool {
-	return mk && ((f-mph)%512+512)%512 < mpa.MarkerLen
-}
-
 // genFrame makes a frame and computes what E1 must do with it.
 func (b *bench) genFrame() frame {
 	rng := b.rng
@@ -153,7 +148,7 @@ func (b *bench) genFrame() frame {
 		u := b.genULPDU(f.vq.Index)
 		ctrl, hdr := cycle.DDPHeader(u)
 		ulen := len(u) - 8 // the ULPDU; the last 8 octets are the frame's after it
-		for isMarker(f.vq.P0+4*lw, f.vq.MPH, f.vq.Markers) || isMarker(f.vq.P0+4*lw+1, f.vq.MPH, f.vq.Markers) {
+		for cycle.MarkerAt(f.vq.P0+4*lw, f.vq.MPH, f.vq.Markers) || cycle.MarkerAt(f.vq.P0+4*lw+1, f.vq.MPH, f.vq.Markers) {
 			lw++
 		}
 		r := walkRec{lseqW: lw, ulen: ulen, ctrl: ctrl, hdr: hdr}
@@ -314,11 +309,11 @@ func payloadOffset(v cycle.VerdictRecord, r walkRec, tagged bool) int {
 	}
 	f := v.P0 + 4*r.lseqW
 	for k := 0; k < 2+hl; f++ {
-		if !isMarker(f, v.MPH, v.Markers) {
+		if !cycle.MarkerAt(f, v.MPH, v.Markers) {
 			k++
 		}
 	}
-	for isMarker(f, v.MPH, v.Markers) {
+	for cycle.MarkerAt(f, v.MPH, v.Markers) {
 		f++
 	}
 	return f

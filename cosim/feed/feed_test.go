@@ -54,8 +54,8 @@ func run(t *testing.T, width int) {
 		if f, ok := lookups[c]; ok {
 			var e cycle.CfgData
 			e.SetField(cycle.CtxSeqStart, cycle.CtxSeqStartW, uint64(want[f].seqStart))
-			e.SetField(cycle.CtxMarkers, 1, uint64(b2i(want[f].markers)))
-			e.SetField(cycle.CtxCRC, 1, uint64(b2i(want[f].crc)))
+			cycle.Record(e[:]).SetBit(cycle.CtxMarkers, want[f].markers)
+			cycle.Record(e[:]).SetBit(cycle.CtxCRC, want[f].crc)
 			d.SetBool("lk_valid", true)
 			d.SetWords("lk_ent", e[:])
 		}
@@ -120,13 +120,6 @@ func run(t *testing.T, width int) {
 		step(beatIn{frame: len(want) - 1, data: make([]byte, lanes)})
 	}
 	t.Logf("%d frames, %d beats checked, %d stored", nframes, checked, stores)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func TestFeed(t *testing.T) {

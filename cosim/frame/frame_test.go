@@ -60,7 +60,7 @@ func run(t *testing.T, width int) {
 			var e cycle.CfgData
 			e.SetField(cycle.CtxStream, cycle.CtxStreamW, uint64(r.Stream))
 			e.SetField(cycle.CtxDDPVer, cycle.CtxDDPVerW, uint64(r.DDPVersion))
-			e.SetField(cycle.CtxMarkers, 1, uint64(b2i(r.Markers)))
+			cycle.Record(e[:]).SetBit(cycle.CtxMarkers, r.Markers)
 			e.SetField(cycle.CtxSeqStart, cycle.CtxSeqStartW, uint64(r.MPH)|uint64(rng.IntN(1<<23))<<9)
 			d.SetBool("lk_valid", true)
 			d.SetBool("lk_match", r.Match)
@@ -164,13 +164,6 @@ func run(t *testing.T, width int) {
 		step(false, false, 0, 0, nil)
 	}
 	require.Equal(t, len(queued), popped, "records popped")
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func TestFrame(t *testing.T) {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/mparx/mparx/cosim/internal/onecycle"
 	"github.com/mparx/mparx/golden/cycle"
-	"github.com/mparx/mparx/golden/mpa"
 )
 
 // frame is one frame's token, descriptors, beats and what E2 must do.
@@ -26,12 +25,6 @@ type frame struct {
 	data   []byte // every lane of every beat
 	size   int
 	writes []cycle.HostWrite
-}
-
-// isMarker reports whether frame offset f is in a marker (markers start
-// where (f - mph) mod 512 is 0).
-func isMarker(f, mph int, mk bool) bool {
-	return mk && ((f-mph)%512+512)%512 < mpa.MarkerLen
 }
 
 func genFrame(rng *rand.Rand, lanes int) frame {
@@ -65,7 +58,7 @@ func genFrame(rng *rand.Rand, lanes int) frame {
 	pos := 54 + rng.IntN(8)*4
 	for len(f.descs) < 12 {
 		pos += 16 + rng.IntN(5)
-		for pos < size && isMarker(pos, mph, mk) {
+		for pos < size && cycle.MarkerAt(pos, mph, mk) {
 			pos++
 		}
 		n := 1 + rng.IntN(8)
@@ -78,7 +71,7 @@ func genFrame(rng *rand.Rand, lanes int) frame {
 			p.Addr = uint64(rng.IntN(1 << 20))
 		}
 		for q := pos; q < size && len(p.Pos) < n; q++ {
-			if !isMarker(q, mph, mk) {
+			if !cycle.MarkerAt(q, mph, mk) {
 				p.Pos = append(p.Pos, q)
 				p.Data = append(p.Data, f.data[q])
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
 )
 
 // The fields of the records and port words of mpa_rx, as
@@ -459,6 +460,13 @@ func (d Desc) Encode() Record {
 func DecodeDesc(r Record) Desc {
 	return Desc{Addr: r.Field(DescAddr, DescAddrW), Len: int(r.Field(DescLen, DescLenW)), Off: int(r.Field(DescOff, DescOffW)),
 		MPH: int(r.Field(DescMPH, DescMPHW)), Markers: r.Bit(DescMarkers)}
+}
+
+// MarkerAt reports whether frame offset off is in a marker when markers
+// are on and a marker starts at every frame offset that is mph mod 512
+// (the marker phase of a verdict record and a placement descriptor).
+func MarkerAt(off, mph int, markers bool) bool {
+	return markers && ((off-mph)%512+512)%512 < mpa.MarkerLen
 }
 
 // DDPHeader returns a walker record's DDP control octet (rec_ctrl) and
