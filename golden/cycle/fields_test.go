@@ -2,11 +2,12 @@ package cycle
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -365,6 +366,57 @@ func checkEncoder(t *testing.T, rec string, width int, fields map[string][2]int,
 	}
 }
 
+// setOnes sets the Go field path (dot-separated) of the struct *p to all
+// ones in width bits.
+func setOnes(t *testing.T, p any, path string, width int) {
+	t.Helper()
+	v := reflect.ValueOf(p).Elem()
+	for _, f := range strings.Split(path, ".") {
+		v = v.FieldByName(f)
+		require.True(t, v.IsValid(), "no Go field %s", path)
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(1<<width - 1)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(^uint64(0) >> (64 - width))
+	case reflect.Array: // an IPv4 address
+		for i := 0; i < v.Len(); i++ {
+			v.Index(i).SetUint(0xff)
+		}
+	default:
+		t.Fatalf("Go field %s of kind %v", path, v.Kind())
+	}
+}
+
+// record is a Go record type under test: the .vh fields of prefix pre
+// (and an index of testIdxBits bits when idx), the Go field each is, and
+// the encoding of a value of the type.
+type record[T any] struct {
+	pre    string
+	width  int
+	idx    bool
+	fields map[string]string
+	encode func(T) Record
+}
+
+func (r record[T]) check(t *testing.T, vh map[string]int) {
+	fs := fieldsOf(vh, r.pre)
+	if r.idx {
+		fs[r.pre+"_IDX"] = [2]int{vh[r.pre+"_IDX"], testIdxBits}
+	}
+	require.Len(t, r.fields, len(fs), "%s: Go fields for %v", r.pre, fs)
+	checkEncoder(t, r.pre, r.width, fs, func(name string) Record {
+		var v T
+		f, ok := r.fields[name]
+		require.True(t, ok, "no Go field for %s", name)
+		setOnes(t, &v, f, fs[name][1])
+		return r.encode(v)
+	})
+}
+
 const testIdxBits = 10
 
 // The Go encoders write every field where the .vh says it is.
@@ -372,275 +424,94 @@ func TestEncodersMatchRTL(t *testing.T) {
 	vh := readFields(t)
 	cfg := func(d CfgData) Record { return Record(d[:]) }
 	t.Run("context", func(t *testing.T) {
-		checkEncoder(t, "CTX", CtxW, fieldsOf(vh, "CTX"), func(name string) Record {
-			var tu wire.FourTuple
-			var c fastpath.Context
-			var d CfgData
-			switch name {
-			case "CTX_VALID":
-				d = EncodeContext(tu, c)
-				return cfg(d)
-			case "CTX_FULL":
-				c.Full = true
-			case "CTX_ERR":
-				c.Err = true
-			case "CTX_SW_OWNED":
-				c.SWOwned = true
-			case "CTX_MARKERS":
-				c.Params.Markers = true
-			case "CTX_CRC":
-				c.Params.CRC = true
-			case "CTX_STREAM":
-				c.Stream = 0xfff
-			case "CTX_DDP_VER":
-				c.DDPVersion = 3
-			case "CTX_SEQ_START":
-				c.Params.SeqStart = ^uint32(0)
-			case "CTX_RCV_NXT":
-				c.RcvNxt = ^uint32(0)
-			case "CTX_SRC_IP":
-				tu.SrcIP = [4]byte{255, 255, 255, 255}
-			case "CTX_DST_IP":
-				tu.DstIP = [4]byte{255, 255, 255, 255}
-			case "CTX_SRC_PORT":
-				tu.SrcPort = 0xffff
-			case "CTX_DST_PORT":
-				tu.DstPort = 0xffff
-			case "CTX_R0_VALID", "CTX_R1_VALID", "CTX_R0_START", "CTX_R0_END", "CTX_R1_START", "CTX_R1_END":
-				// ranges come whole: isolate the field by two encodings
-				full := fastpath.Range{Start: ^uint32(0), End: ^uint32(0)}
-				c.Ranges = []fastpath.Range{{}, {}}
-				switch name {
-				case "CTX_R0_START":
-					c.Ranges[0].Start = full.Start
-				case "CTX_R0_END":
-					c.Ranges[0].End = full.End
-				case "CTX_R1_START":
-					c.Ranges[1].Start = full.Start
-				case "CTX_R1_END":
-					c.Ranges[1].End = full.End
-				}
-				a, b := EncodeContext(tu, c), EncodeContext(tu, fastpath.Context{})
-				x := NewRecord(CtxW)
-				for i := range x {
-					x[i] = a[i] ^ b[i]
-				}
-				if name == "CTX_R1_VALID" {
-					c.Ranges = c.Ranges[:1]
-					a0 := EncodeContext(tu, c)
-					for i := range x {
-						x[i] = a[i] ^ a0[i]
-					}
-				} else if name != "CTX_R0_VALID" {
-					// the two valid bits are set by both: leave them out
-					x.SetBit(CtxR0Valid, false)
-					x.SetBit(CtxR1Valid, false)
-				} else {
-					c.Ranges = c.Ranges[:1]
-					a0 := EncodeContext(tu, c)
-					for i := range x {
-						x[i] = a0[i] ^ b[i]
-					}
-				}
-				return x
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			d = EncodeContext(tu, c)
-			x := cfg(d)
-			x.SetBit(CtxValid, false) // EncodeContext always sets valid
-			return x
-		})
+		type ctx struct {
+			T wire.FourTuple
+			C fastpath.Context
+		}
+		// EncodeContext always sets valid, and the ranges come whole: the
+		// range fields are checked by differences below
+		record[ctx]{"CTX", CtxW, false, map[string]string{
+			"CTX_VALID": "C.Full", "CTX_FULL": "C.Full", "CTX_ERR": "C.Err", "CTX_SW_OWNED": "C.SWOwned",
+			"CTX_MARKERS": "C.Params.Markers", "CTX_CRC": "C.Params.CRC", "CTX_STREAM": "C.Stream",
+			"CTX_DDP_VER": "C.DDPVersion", "CTX_SEQ_START": "C.Params.SeqStart", "CTX_RCV_NXT": "C.RcvNxt",
+			"CTX_SRC_IP": "T.SrcIP", "CTX_DST_IP": "T.DstIP", "CTX_SRC_PORT": "T.SrcPort", "CTX_DST_PORT": "T.DstPort",
+			"CTX_R0_VALID": "C.Full", "CTX_R1_VALID": "C.Full", "CTX_R0_START": "C.Full", "CTX_R0_END": "C.Full",
+			"CTX_R1_START": "C.Full", "CTX_R1_END": "C.Full",
+		}, nil}.checkContext(t, vh)
 		e := DecodeContext(EncodeContext(wire.FourTuple{SrcIP: [4]byte{1, 2, 3, 4}, SrcPort: 7},
 			fastpath.Context{Full: true, RcvNxt: 9, Ranges: []fastpath.Range{{Start: 1, End: 2}}}))
 		assert.True(t, e.Valid && e.Ctx.Full && e.Ctx.RcvNxt == 9 && e.Tuple.SrcPort == 7 && len(e.Ctx.Ranges) == 1)
 	})
 	t.Run("stag", func(t *testing.T) {
-		checkEncoder(t, "STAG", CfgDataW, fieldsOf(vh, "STAG"), func(name string) Record {
-			var e STagEntry
-			switch name {
-			case "STAG_VALID":
-				e.Valid = true
-			case "STAG_STAG":
-				e.STag = ^uint32(0)
-			case "STAG_STREAM":
-				e.Stream = 0xfff
-			case "STAG_BASE":
-				e.Base = ^uint64(0)
-			case "STAG_LEN":
-				e.Length = ^uint64(0)
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			return cfg(EncodeSTag(e))
-		})
+		record[STagEntry]{"STAG", CfgDataW, false, map[string]string{"STAG_VALID": "Valid", "STAG_STAG": "STag",
+			"STAG_STREAM": "Stream", "STAG_BASE": "Base", "STAG_LEN": "Length"},
+			func(e STagEntry) Record { return cfg(EncodeSTag(e)) }}.check(t, vh)
 	})
-	recv := func(pre string) func(name string) Record {
-		return func(name string) Record {
-			var e RecvEntry
-			switch name[len(pre)+1:] {
-			case "QN":
-				e.QN = 3
-			case "VALID":
-				e.Valid = true
-			case "MSN":
-				e.MSN = ^uint32(0)
-			case "STREAM":
-				e.Stream = 0xfff
-			case "BASE":
-				e.Base = ^uint64(0)
-			case "LEN":
-				e.Length = ^uint32(0)
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			return cfg(EncodeRecv(e))
-		}
-	}
-	t.Run("rbuf", func(t *testing.T) { checkEncoder(t, "RBUF", CfgDataW, fieldsOf(vh, "RBUF"), recv("RBUF")) })
-	t.Run("qmsn", func(t *testing.T) { checkEncoder(t, "QMSN", CfgDataW, fieldsOf(vh, "QMSN"), recv("QMSN")) })
+	recv := func(e RecvEntry) Record { return cfg(EncodeRecv(e)) }
+	t.Run("rbuf", func(t *testing.T) {
+		record[RecvEntry]{"RBUF", CfgDataW, false, map[string]string{"RBUF_QN": "QN", "RBUF_VALID": "Valid",
+			"RBUF_MSN": "MSN", "RBUF_STREAM": "Stream", "RBUF_BASE": "Base", "RBUF_LEN": "Length"}, recv}.check(t, vh)
+	})
+	t.Run("qmsn", func(t *testing.T) {
+		record[RecvEntry]{"QMSN", CfgDataW, false, map[string]string{"QMSN_QN": "QN", "QMSN_MSN": "MSN"}, recv}.check(t, vh)
+	})
 	t.Run("frp", func(t *testing.T) {
-		checkEncoder(t, "FRP", FRPW, fieldsOf(vh, "FRP"), func(name string) Record {
-			var f FrameRecord
-			switch name {
-			case "FRP_CLASS":
-				f.Class = 3
-			case "FRP_DROP":
-				f.Drop = 3
-			case "FRP_SEQ":
-				f.Seq = ^uint32(0)
-			case "FRP_FLAGS":
-				f.Flags = 0xff
-			case "FRP_PLEN":
-				f.PayLen = 0xffff
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			return f.EncodeFRP()
-		})
+		record[FrameRecord]{"FRP", FRPW, false, map[string]string{"FRP_CLASS": "Class", "FRP_DROP": "Drop",
+			"FRP_SEQ": "Seq", "FRP_FLAGS": "Flags", "FRP_PLEN": "PayLen"},
+			FrameRecord.EncodeFRP}.check(t, vh)
 	})
 	t.Run("frl", func(t *testing.T) {
-		fs := fieldsOf(vh, "FRL")
-		fs["FRL_IDX"] = [2]int{FRLIdx, testIdxBits}
-		checkEncoder(t, "FRL", FRLIdx+testIdxBits, fs, func(name string) Record {
-			var f FrameRecord
-			switch name {
-			case "FRL_MATCH":
-				f.Match = true
-			case "FRL_OVER":
-				f.Over = true
-			case "FRL_BEATS":
-				f.Beats = 0xffff
-			case "FRL_P0":
-				f.P0 = 0xffff
-			case "FRL_STREAM":
-				f.Stream = 0xfff
-			case "FRL_DDP_VER":
-				f.DDPVersion = 3
-			case "FRL_MARKERS":
-				f.Markers = true
-			case "FRL_MPH":
-				f.MPH = 511
-			case "FRL_IDX":
-				f.Index = 1<<testIdxBits - 1
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			return f.EncodeFRL(testIdxBits)
-		})
+		record[FrameRecord]{"FRL", FRLIdx + testIdxBits, true, map[string]string{"FRL_MATCH": "Match", "FRL_OVER": "Over",
+			"FRL_BEATS": "Beats", "FRL_P0": "P0", "FRL_STREAM": "Stream", "FRL_DDP_VER": "DDPVersion",
+			"FRL_MARKERS": "Markers", "FRL_MPH": "MPH", "FRL_IDX": "Index"},
+			func(f FrameRecord) Record { return f.EncodeFRL(testIdxBits) }}.check(t, vh)
 	})
 	t.Run("sum", func(t *testing.T) {
-		checkEncoder(t, "SUM", SumW, fieldsOf(vh, "SUM"), func(name string) Record {
-			var s Summary
-			switch name {
-			case "SUM_WHOLE":
-				s.Whole = true
-			case "SUM_SMALL":
-				s.Small = true
-			case "SUM_GRID":
-				s.Grid = true
-			case "SUM_CHECKS":
-				s.Checks = true
-			case "SUM_FIRST_MARKER":
-				s.FirstMarker = true
-			case "SUM_ANY_L":
-				s.AnyL = true
-			case "SUM_NREC":
-				s.NRec = 0xffff
-			case "SUM_NRFC":
-				s.NRFC = 0xff
-			case "SUM_NDRAFT":
-				s.NDraft = 0xff
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			return s.Encode()
-		})
+		record[Summary]{"SUM", SumW, false, map[string]string{"SUM_WHOLE": "Whole", "SUM_SMALL": "Small",
+			"SUM_GRID": "Grid", "SUM_CHECKS": "Checks", "SUM_FIRST_MARKER": "FirstMarker", "SUM_ANY_L": "AnyL",
+			"SUM_NREC": "NRec", "SUM_NRFC": "NRFC", "SUM_NDRAFT": "NDraft"}, Summary.Encode}.check(t, vh)
 	})
 	t.Run("vq", func(t *testing.T) {
-		fs := fieldsOf(vh, "VQ")
-		fs["VQ_IDX"] = [2]int{VQIdx, testIdxBits}
-		checkEncoder(t, "VQ", VQIdx+testIdxBits, fs, func(name string) Record {
-			v := allOnesVerdict(name)
-			r := v.Encode(testIdxBits)
-			assert.Equal(t, v, DecodeVerdictRecord(r, testIdxBits), "%s: decode", name)
-			return r
-		})
+		record[VerdictRecord]{"VQ", VQIdx + testIdxBits, true, map[string]string{"VQ_VERDICT": "Verdict",
+			"VQ_REASON": "Reason", "VQ_DROP": "Drop", "VQ_SEQ": "Seq", "VQ_END": "End", "VQ_PLEN": "PayLen",
+			"VQ_BEATS": "Beats", "VQ_ADV": "Adv", "VQ_INORDER": "InOrder", "VQ_NREC": "NRec", "VQ_STREAM": "Stream",
+			"VQ_DDP_VER": "DDPVersion", "VQ_MARKERS": "Markers", "VQ_MPH": "MPH", "VQ_P0": "P0", "VQ_NRFC": "NRFC",
+			"VQ_NDRAFT": "NDraft", "VQ_IDX": "Index"},
+			func(v VerdictRecord) Record {
+				r := v.Encode(testIdxBits)
+				assert.Equal(t, v, DecodeVerdictRecord(r, testIdxBits), "decode")
+				return r
+			}}.check(t, vh)
 	})
 	t.Run("tok", func(t *testing.T) {
-		checkEncoder(t, "TOK", TokW, fieldsOf(vh, "TOK"), func(name string) Record {
-			var k Token
-			switch name {
-			case "TOK_VERDICT":
-				k.Verdict = 3
-			case "TOK_REASON":
-				k.Reason = 15
-			case "TOK_BEATS":
-				k.Beats = 0xffff
-			case "TOK_NDESC":
-				k.NDesc = 0xffff
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			r := k.Encode()
-			assert.Equal(t, k, DecodeToken(r))
-			return r
-		})
+		record[Token]{"TOK", TokW, false, map[string]string{"TOK_VERDICT": "Verdict", "TOK_REASON": "Reason",
+			"TOK_BEATS": "Beats", "TOK_NDESC": "NDesc"},
+			func(k Token) Record {
+				r := k.Encode()
+				assert.Equal(t, k, DecodeToken(r), "decode")
+				return r
+			}}.check(t, vh)
 	})
 	t.Run("desc", func(t *testing.T) {
-		checkEncoder(t, "DESC", DescW, fieldsOf(vh, "DESC"), func(name string) Record {
-			var d Desc
-			switch name {
-			case "DESC_ADDR":
-				d.Addr = ^uint64(0)
-			case "DESC_LEN":
-				d.Len = 0xffff
-			case "DESC_OFF":
-				d.Off = 0xffff
-			case "DESC_MPH":
-				d.MPH = 511
-			case "DESC_MARKERS":
-				d.Markers = true
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			r := d.Encode()
-			assert.Equal(t, d, DecodeDesc(r))
-			return r
-		})
+		record[Desc]{"DESC", DescW, false, map[string]string{"DESC_ADDR": "Addr", "DESC_LEN": "Len",
+			"DESC_OFF": "Off", "DESC_MPH": "MPH", "DESC_MARKERS": "Markers"},
+			func(d Desc) Record {
+				r := d.Encode()
+				assert.Equal(t, d, DecodeDesc(r), "decode")
+				return r
+			}}.check(t, vh)
 	})
 	t.Run("ddp-header", func(t *testing.T) {
 		// a tagged and an untagged header: each field where the .vh says
 		tagged := []byte{0x80 | 0x40 | 1, 0, 0xa1, 0xa2, 0xa3, 0xa4, 1, 2, 3, 4, 5, 6, 7, 8}
 		ctrl, hdr := DDPHeader(tagged)
-		assert.Equal(t, uint64(0xa1a2a3a4), hdr.Field(DDPHSTag, DDPHSTagW))
-		assert.Equal(t, uint64(0x0102030405060708), hdr.Field(DDPHTO, DDPHTOW))
-		assert.Equal(t, uint8(1), ctrl>>DDPCT&1)
-		assert.Equal(t, uint8(1), ctrl>>DDPCL&1)
-		assert.Equal(t, uint8(1), ctrl>>DDPCDV&(1<<DDPCDVW-1))
 		h, _, err := ddp.ParseHeader(tagged)
 		require.NoError(t, err)
-		assert.Equal(t, h.STag, uint32(hdr.Field(DDPHSTag, DDPHSTagW)))
+		assert.Equal(t, uint64(h.STag), hdr.Field(DDPHSTag, DDPHSTagW))
+		assert.Equal(t, h.TO, hdr.Field(DDPHTO, DDPHTOW))
+		assert.Equal(t, h.Tagged, ctrl>>DDPCT&1 == 1)
+		assert.Equal(t, h.Last, ctrl>>DDPCL&1 == 1)
+		assert.Equal(t, h.Version, ctrl>>DDPCDV&(1<<DDPCDVW-1))
 		untagged := []byte{0x41, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 9, 0, 0, 1, 0}
 		_, hdr = DDPHeader(untagged)
 		h, _, err = ddp.ParseHeader(untagged)
@@ -650,113 +521,118 @@ func TestEncodersMatchRTL(t *testing.T) {
 		assert.Equal(t, uint64(h.MO), hdr.Field(DDPHMO, DDPHMOW))
 	})
 	t.Run("event", func(t *testing.T) {
-		seg := fieldsOf(vh, "EVT", "EVT_KEEP_W", "EVT_KEY", "EVT_DROP", "EVT_CTRL", "EVT_DDP_KIND", "EVT_QN")
-		for name := range seg {
-			if regexp.MustCompile("^EVT_KIND_[A-Z]").MatchString(name) {
-				delete(seg, name)
+		// the fields of the segment kinds and of the FPDU kinds (END and
+		// KEY, VERDICT and DROP share their places)
+		evt := func(kind int) func(e Event) Record {
+			return func(e Event) Record {
+				k := e.Kind
+				if e.Kind == 0 {
+					e.Kind = kind
+				}
+				w := e.Encode()
+				assert.Equal(t, e, Decode(w), "decode")
+				x := Record(w[:])
+				if k == 0 {
+					x.SetField(EvtKind, EvtKindW, 0)
+				}
+				return x
 			}
 		}
-		fpdu := fieldsOf(vh, "EVT", "EVT_KEEP_W", "EVT_END", "EVT_DROP", "EVT_VERDICT", "EVT_REASON", "EVT_NRFC",
-			"EVT_NDRAFT")
-		for name := range fpdu {
-			if regexp.MustCompile("^EVT_KIND_[A-Z]").MatchString(name) {
-				delete(fpdu, name)
+		common := map[string]string{"EVT_KIND": "Kind", "EVT_IDX": "Index", "EVT_SEQ": "Seq", "EVT_LEN": "Len"}
+		seg := map[string]string{"EVT_END": "End", "EVT_VERDICT": "Verdict", "EVT_REASON": "Reason",
+			"EVT_NRFC": "NRFC", "EVT_NDRAFT": "NDraft"}
+		fpdu := map[string]string{"EVT_KEY": "End", "EVT_CTRL": "Ctrl", "EVT_DDP_KIND": "DDPKind", "EVT_QN": "QN"}
+		for k, v := range common {
+			seg[k], fpdu[k] = v, v
+		}
+		pick := func(names map[string]string) map[string][2]int {
+			all := fieldsOf(vh, "EVT")
+			out := map[string][2]int{}
+			for n := range names {
+				out[n] = all[n]
+			}
+			return out
+		}
+		check := func(rec string, names map[string]string, kind int) {
+			fs := pick(names)
+			checkEncoder(t, rec, EvtW, fs, func(name string) Record {
+				var e Event
+				setOnes(t, &e, names[name], fs[name][1])
+				return evt(kind)(e)
+			})
+		}
+		check("EVT (segment)", seg, EvAdvanced)
+		check("EVT (FPDU)", fpdu, EvDDPError)
+		// every EVT_ field is in one of the two
+		for name := range fieldsOf(vh, "EVT", "EVT_KEEP_W") {
+			if _, ok := seg[name]; !ok && !strings.HasPrefix(name, "EVT_KIND_") {
+				_, ok = fpdu[name]
+				assert.True(t, ok || name == "EVT_DROP", "%s: no Go field", name)
 			}
 		}
-		ev := func(kind int, name string) Record {
-			e := Event{Kind: kind}
-			switch name {
-			case "EVT_KIND":
-				e.Kind = 15
-			case "EVT_IDX":
-				e.Index = 0xfff
-			case "EVT_SEQ":
-				e.Seq = ^uint32(0)
-			case "EVT_END", "EVT_KEY":
-				e.End = ^uint32(0)
-			case "EVT_LEN":
-				e.Len = 0xffff
-			case "EVT_VERDICT":
-				e.Verdict = 3
-			case "EVT_REASON":
-				e.Reason = 15
-			case "EVT_NRFC":
-				e.NRFC = 0xff
-			case "EVT_NDRAFT":
-				e.NDraft = 0xff
-			case "EVT_CTRL":
-				e.Ctrl = 0xff
-			case "EVT_DDP_KIND":
-				e.DDPKind = 15
-			case "EVT_QN":
-				e.QN = 3
-			default:
-				t.Fatalf("no Go field for %s", name)
-			}
-			w := e.Encode()
-			assert.Equal(t, e, Decode(w), "%s: decode", name)
-			x := Record(w[:])
-			if name != "EVT_KIND" {
-				x.SetField(EvtKind, EvtKindW, 0)
-			}
-			return x
-		}
-		checkEncoder(t, "EVT (segment)", EvtW, seg, func(name string) Record {
-			if name == "EVT_KIND" {
-				return ev(EvAdvanced, name)
-			}
-			return ev(EvAdvanced, name)
-		})
-		checkEncoder(t, "EVT (FPDU)", EvtW, fpdu, func(name string) Record { return ev(EvDDPError, name) })
 		assert.Equal(t, vh["EVT_DROP"], vh["EVT_VERDICT"], "the drop code is where the verdict is")
 		assert.Equal(t, vh["EVT_KEY"], vh["EVT_END"], "the key is where the end is")
-		assert.Equal(t, 16, EvtKeepW, "a lane's tkeep is its octets")
-		assert.Equal(t, EvtW, 8*EvtKeepW)
+		assert.Equal(t, EvtW, 8*EvtKeepW, "a lane's tkeep is its octets")
 	})
 }
 
-// allOnesVerdict returns a verdict record with the field name all ones.
-func allOnesVerdict(name string) VerdictRecord {
-	var v VerdictRecord
-	switch name {
-	case "VQ_VERDICT":
-		v.Verdict = 3
-	case "VQ_REASON":
-		v.Reason = 15
-	case "VQ_DROP":
-		v.Drop = 3
-	case "VQ_SEQ":
-		v.Seq = ^uint32(0)
-	case "VQ_END":
-		v.End = ^uint32(0)
-	case "VQ_PLEN":
-		v.PayLen = 0xffff
-	case "VQ_BEATS":
-		v.Beats = 0xffff
-	case "VQ_ADV":
-		v.Adv = ^uint32(0)
-	case "VQ_INORDER":
-		v.InOrder = true
-	case "VQ_NREC":
-		v.NRec = 0xffff
-	case "VQ_STREAM":
-		v.Stream = 0xfff
-	case "VQ_DDP_VER":
-		v.DDPVersion = 3
-	case "VQ_MARKERS":
-		v.Markers = true
-	case "VQ_MPH":
-		v.MPH = 511
-	case "VQ_P0":
-		v.P0 = 0xffff
-	case "VQ_NRFC":
-		v.NRFC = 0xff
-	case "VQ_NDRAFT":
-		v.NDraft = 0xff
-	case "VQ_IDX":
-		v.Index = 1<<testIdxBits - 1
-	default:
-		panic(fmt.Sprintf("no Go field for %s", name))
+// checkContext checks the context entry: the fields but the ranges one by
+// one (valid is always set), the ranges by the difference of encodings.
+func (r record[T]) checkContext(t *testing.T, vh map[string]int) {
+	fs := fieldsOf(vh, "CTX")
+	empty := EncodeContext(wire.FourTuple{}, fastpath.Context{})
+	base := Record(empty[:])
+	diff := func(a CfgData) Record {
+		x := NewRecord(CtxW)
+		for i := range x {
+			x[i] = a[i] ^ base[i]
+		}
+		return x
 	}
-	return v
+	full := ^uint32(0)
+	rng := func(i int, set func(*fastpath.Range)) Record {
+		c := fastpath.Context{Ranges: make([]fastpath.Range, i+1)}
+		set(&c.Ranges[i])
+		x := diff(EncodeContext(wire.FourTuple{}, c))
+		x.SetBit(CtxR0Valid, false)
+		x.SetBit(CtxR1Valid, false)
+		return x
+	}
+	checkEncoder(t, "CTX", CtxW, fs, func(name string) Record {
+		switch name {
+		case "CTX_VALID":
+			return ones(CtxW, CtxValid, 1).and(base)
+		case "CTX_R0_VALID", "CTX_R1_VALID":
+			i := map[string]int{"CTX_R0_VALID": 0, "CTX_R1_VALID": 1}[name]
+			a := EncodeContext(wire.FourTuple{}, fastpath.Context{Ranges: make([]fastpath.Range, i+1)})
+			x := diff(a)
+			if i == 1 {
+				x.SetBit(CtxR0Valid, false)
+			}
+			return x
+		case "CTX_R0_START":
+			return rng(0, func(g *fastpath.Range) { g.Start = full })
+		case "CTX_R0_END":
+			return rng(0, func(g *fastpath.Range) { g.End = full })
+		case "CTX_R1_START":
+			return rng(1, func(g *fastpath.Range) { g.Start = full })
+		case "CTX_R1_END":
+			return rng(1, func(g *fastpath.Range) { g.End = full })
+		}
+		var v struct {
+			T wire.FourTuple
+			C fastpath.Context
+		}
+		setOnes(t, &v, r.fields[name], fs[name][1])
+		return diff(EncodeContext(v.T, v.C))
+	})
+}
+
+// and returns the bits of r that are set in m.
+func (r Record) and(m Record) Record {
+	x := NewRecord(64 * len(r))
+	for i := range r {
+		x[i] = r[i] & m[i]
+	}
+	return x
 }
