@@ -30,28 +30,6 @@ const (
 
 func before(a, b uint32) bool { return int32(a-b) < 0 }
 
-// addRange is golden/fastpath's: add r to the sorted ranges, merging the
-// ranges it touches; false when that needs more than MaxRanges.
-func addRange(rs []fastpath.Range, r fastpath.Range) ([]fastpath.Range, bool) {
-	var out []fastpath.Range
-	for _, x := range rs {
-		switch {
-		case x.End == r.Start:
-			r.Start = x.Start
-		case r.End == x.Start:
-			r.End = x.End
-		default:
-			out = append(out, x)
-		}
-	}
-	i := 0
-	for i < len(out) && before(out[i].Start, r.Start) {
-		i++
-	}
-	out = append(out[:i], append([]fastpath.Range{r}, out[i:]...)...)
-	return out, len(out) <= fastpath.MaxRanges
-}
-
 type frame struct {
 	fr  cycle.FrameRecord
 	sum cycle.Summary
@@ -140,7 +118,7 @@ func decide(f frame, c fastpath.Context) (v cycle.VerdictRecord, nc fastpath.Con
 	}
 	v.Verdict, write = cycle.VPlace, true
 	if !inOrder {
-		merged, ok := addRange(c.Ranges, fastpath.Range{Start: fr.Seq, End: end})
+		merged, ok := fastpath.AddRange(c.Ranges, fastpath.Range{Start: fr.Seq, End: end})
 		if !ok {
 			v.Verdict = cycle.VException
 			handOver(fastpath.RangesFull)
