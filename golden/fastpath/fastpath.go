@@ -331,7 +331,7 @@ func (e *Engine) Frame(b []byte) Result {
 		return handOver(reason)
 	}
 	if !inOrder {
-		merged, ok := addRange(c.Ranges, Range{uint32(seq), uint32(end)})
+		merged, ok := AddRange(c.Ranges, Range{uint32(seq), uint32(end)})
 		if !ok {
 			return handOver(RangesFull)
 		}
@@ -424,9 +424,9 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 	return out, 0
 }
 
-// addRange adds r to the sorted ranges, merging it with ranges it touches;
+// AddRange adds r to the sorted ranges, merging it with ranges it touches;
 // it fails when that would need more than MaxRanges.
-func addRange(rs []Range, r Range) ([]Range, bool) {
+func AddRange(rs []Range, r Range) ([]Range, bool) {
 	out := make([]Range, 0, len(rs)+1)
 	for _, x := range rs {
 		switch {
