@@ -44,7 +44,7 @@ func TestReplayRTLSharedCapture(t *testing.T) {
 }
 
 // The loopback capture's TCP segments of up to 47,682 octets through the
-// RTL receiver at every width: each is cut to the MSS (the SYN's, 65,483,
+// RTL receiver at every width: each is cut to the MSS (the SYN's, 65,495,
 // then MAX_FRAME) as TSO cuts it, and hardware and software together report
 // exactly what the golden engine reports from the segments whole; the
 // same with the MSS of a 1500-octet MTU (the SYNs not in the capture).
@@ -56,7 +56,7 @@ func TestReplayRTLSuperFrames(t *testing.T) {
 			rtl, notes := replayJSON(t, "--engine", "rtl", "--width", width, loCapture)
 			assert.Equal(t, golden, rtl)
 			assert.Regexp(t, `rtl: \d+ TCP segments longer than the wire carries were given to the hardware as the \d+ frames TSO cuts them into, at most 9018 octets each`, notes)
-			assert.Contains(t, notes, "MSS 65483 (the SYN's MSS option)")
+			assert.Contains(t, notes, "MSS 65495 (the SYN's MSS option)")
 		})
 	}
 	recs := readRecords(t, loCapture)

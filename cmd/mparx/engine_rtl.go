@@ -80,11 +80,27 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		fs := make([][]byte, len(v.Frames))
-		for i, f := range v.Frames {
-			fs[i] = f.Data
+		// The frames the link carried, each numbered as the vector's
+		// frame it was cut from (replay.OnTheWire).
+		split = replay.NewSegmenter(cosimrx.MaxFrame)
+		next, cur := 0, 0
+		var pieces [][]byte
+		frames = func() ([]byte, error) {
+			if len(pieces) == 0 {
+				if next == len(v.Frames) {
+					return nil, io.EOF
+				}
+				cur, next = next, next+1
+				pieces = split.Frames(v.Frames[cur].Data)
+			}
+			p := pieces[0]
+			pieces = pieces[1:]
+			return p, nil
 		}
-		frames = cosimrx.FrameSlice(fs)
+		hooks.Before = func(_ int, e cosimrx.Engines) error {
+			e.Sys.SetFrame(cur)
+			return nil
+		}
 	} else {
 		if o.learn && path != "-" {
 			p, err := openSource(path, stdin, prog)

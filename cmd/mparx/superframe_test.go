@@ -32,7 +32,7 @@ func ulpdus(frames [][][]byte) []string {
 }
 
 // The loopback capture's segments of up to 47,682 octets are cut to the
-// MSS the peer announced in its SYN (65,483 on loopback), no frame longer
+// MSS the peer announced in its SYN (65,495 on loopback), no frame longer
 // than MAX_FRAME; without the SYNs, to the MTU. Each frame is one the
 // wire can carry, with checksums that verify, and the receiver passes from
 // them what it passes from the segments.

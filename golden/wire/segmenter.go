@@ -21,6 +21,11 @@ type Segmenter struct {
 	// MaxFrame is the longest frame in octets (Ethernet header to the end
 	// of the IP packet) the receiver takes.
 	MaxFrame int
+	// CutAbove, when not zero, leaves a frame of at most CutAbove octets
+	// as it is, whatever its segment's length: for frames that are the
+	// link's as long as the receiver takes them whole (a generated
+	// vector's), only a longer one is cut.
+	CutAbove int
 
 	announced map[FourTuple]int // the MSS option of each SYN, by its sender
 	used      map[FourTuple]MSS
@@ -61,6 +66,9 @@ func (s *Segmenter) Frames(b []byte) [][]byte {
 	base := ipv4MinHeader + tcpMinHeader
 	if f.IPv6 {
 		base = ipv6HeaderLen + tcpMinHeader
+	}
+	if s.CutAbove > 0 && len(b) <= s.CutAbove {
+		return [][]byte{b}
 	}
 	u := MSS{MSS: s.MTU - base}
 	if m, ok := s.announced[t.Reverse()]; ok {

@@ -10,7 +10,8 @@ import (
 
 // The Segmenter cuts a segment to the MSS the peer's SYN announced, else
 // to its MTU's, less the segment's options, and to MaxFrame; it leaves a
-// segment that fits, a SYN, and a frame whose checksum fails as they are.
+// segment that fits, a SYN, and a frame whose checksum fails as they are;
+// with CutAbove, a frame no longer than it as well.
 func TestSegmenter(t *testing.T) {
 	mssOpt := func(m uint16) layers.TCPOption {
 		return layers.TCPOption{OptionType: layers.TCPOptionKindMSS, OptionLength: 4, OptionData: []byte{byte(m >> 8), byte(m)}}
@@ -27,6 +28,8 @@ func TestSegmenter(t *testing.T) {
 	peer.src, peer.dst, peer.sport, peer.dport = data.dst, data.src, data.dport, data.sport
 	ts := data
 	ts.tcpOpts = optsTimestamps
+	small := data // longer than the MSS, shorter than CutAbove
+	small.payload = patterned(3000)
 	d6 := defaultSpec6()
 	d6.tcp.payload = patterned(60000)
 	bad := build(t, data)
@@ -36,19 +39,23 @@ func TestSegmenter(t *testing.T) {
 		syn      []byte // the peer's SYN, nil for none
 		frame    []byte
 		mtu, max int
+		cutAbove int
 		want     int // payload octets per frame
 	}{
-		{"syn-mss", syn(peer, 1000), build(t, data), 1500, 9018, 1000},
-		{"syn-mss-options", syn(peer, 1000), build(t, ts), 1500, 9018, 988},
-		{"syn-mss-max-frame", syn(peer, 65000), build(t, data), 1500, 9018, 9018 - 54},
-		{"mtu", nil, build(t, data), 1500, 9018, 1460},
-		{"mtu-options", nil, build(t, ts), 1500, 9018, 1448},
-		{"mtu-ipv6", nil, build6(t, d6), 1500, 9018, 1440},
-		{"fits", nil, build(t, defaultSpec()), 1500, 9018, 0},
-		{"bad-checksum", nil, bad, 1500, 9018, 0},
+		{"syn-mss", syn(peer, 1000), build(t, data), 1500, 9018, 0, 1000},
+		{"syn-mss-options", syn(peer, 1000), build(t, ts), 1500, 9018, 0, 988},
+		{"syn-mss-max-frame", syn(peer, 65000), build(t, data), 1500, 9018, 0, 9018 - 54},
+		{"mtu", nil, build(t, data), 1500, 9018, 0, 1460},
+		{"mtu-options", nil, build(t, ts), 1500, 9018, 0, 1448},
+		{"mtu-ipv6", nil, build6(t, d6), 1500, 9018, 0, 1440},
+		{"fits", nil, build(t, defaultSpec()), 1500, 9018, 0, 0},
+		{"bad-checksum", nil, bad, 1500, 9018, 0, 0},
+		{"cut-above-keeps", syn(peer, 1000), build(t, small), 1500, 9018, 9018, 0},
+		{"cut-above-cuts", syn(peer, 1000), build(t, data), 1500, 9018, 9018, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSegmenter(tc.mtu, tc.max)
+			s.CutAbove = tc.cutAbove
 			if tc.syn != nil {
 				require.Equal(t, [][]byte{tc.syn}, s.Frames(tc.syn))
 			}

@@ -306,14 +306,25 @@ func NewSystem(s *vector.Setup, hw Hardware) (*fastpath.System, error) {
 // holds no SYN of its half connection.
 const WireMTU = 1500
 
-// OnTheWire returns v as a receiver on the link saw it: every TCP segment
-// longer than the link carries (a capture on a sender with TCP
-// segmentation offload) cut as TSO cuts it (wire.Segmenter: the MSS of the
-// peer's SYN, else of a WireMTU link, frames of at most maxFrame octets).
-// It returns v itself when no frame is cut. A hardware run (the cycle
-// model, the RTL) takes these frames; the golden receiver takes either.
-func OnTheWire(v *vector.Vector, maxFrame int) *vector.Vector {
+// NewSegmenter returns the wire.Segmenter of a hardware run on a vector's
+// frames: a vector's frame is one its link carried as long as the receiver
+// takes it whole (maxFrame octets), so only a longer TCP segment (a
+// capture on a sender with TCP segmentation offload) is cut as TSO cuts
+// it, to the MSS of the peer's SYN, else of a WireMTU link, in frames of
+// at most maxFrame octets.
+func NewSegmenter(maxFrame int) *wire.Segmenter {
 	s := wire.NewSegmenter(WireMTU, maxFrame)
+	s.CutAbove = maxFrame
+	return s
+}
+
+// OnTheWire returns v as a receiver on the link saw it: every frame of v
+// that a receiver taking frames of at most maxFrame octets takes whole, and
+// the frames a longer TCP segment is cut into (NewSegmenter). It returns v
+// itself when no frame is cut. A hardware run (the cycle model, the RTL)
+// takes these frames; the golden receiver takes either.
+func OnTheWire(v *vector.Vector, maxFrame int) *vector.Vector {
+	s := NewSegmenter(maxFrame)
 	var out []vector.Frame
 	for i, f := range v.Frames {
 		fs := s.Frames(f.Data)
