@@ -66,7 +66,7 @@ endef
 SIM_WIDTHS := 64 128 256 512
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
-$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,$(WALK_SRCS),-GDATA_WIDTH=$(w))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
 
 # The variants linked into the library: all of them unless the command line
