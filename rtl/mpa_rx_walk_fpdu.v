@@ -15,7 +15,8 @@
  * with it the beat itself at stage wk: wk_last, wk_data, wk_pmask, wk_B,
  * wk_Bn and wk_con (crc_on).
  *
- * Slots: the FPDUs take slots in the order they start, FPDU i (counted
+ * Slots: NCRC = 1 + ceil((WPB - 1) / 5) (2 up to 128 bits, 3 at 256, 4
+ * at 512). The FPDUs take slots in the order they start, FPDU i (counted
  * from reset) slot i mod NCRC: in each beat rank 0 (unless wk_carried: it
  * is the FPDU the previous beat's wk_pend opened), ranks 1 .. wk_ndec - 1,
  * then the wk_pend FPDU. (FPDUs of 5 words or more cannot make two FPDUs
@@ -24,8 +25,8 @@
  * FPDU's end being its rank's wk_rE; tlast in the beat of its last word,
  * or of the frame's last beat (an FPDU still open there), or of its
  * ULPDU_Length word when that is small (ULPDU_Length < 14: the walk stops
- * there). Before its end is known (a wk_pend FPDU) it takes every word from
- * its first on.
+ * there; the result of an FPDU closed early is not checked). Before its
+ * end is known (a wk_pend FPDU) it takes every word from its first on.
  *
  * Output, one cycle after stage sa, that is 2 cycles after the beat's
  * stage wk (stage sl):

@@ -21,8 +21,9 @@
  *          the DDP control octet 2, octet 3)
  *   hdr    the four words of the stream after it, a marker position
  *          among them skipped (wk_rhs: the index of the first header word
- *          after it, 4 for none), each big endian, the first in
- *          [127:96]; a word that is not payload reads as 0
+ *          after it, 4 for none), each big endian, the first in [127:96]
+ *          (tagged: STag, TO high, TO low, -; untagged: ULP reserved, QN,
+ *          MSN, MO); a word that is not payload reads as 0
  *   first  the frame's first record
  * A record leaves when its header is complete (its fourth header word is
  * in this beat or an earlier one) or the frame ends (wk_last), and a later
