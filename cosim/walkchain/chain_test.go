@@ -125,42 +125,36 @@ func (b *bench) randomBeat() walkref.Beat {
 
 // TestFrames sends the beats of MPA stream frames, back to back.
 func TestFrames(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.SendFrames(b.gen, *frames, func(f walkref.Frame) {
-				for i := 0; i < f.Beats(b.g); i++ {
-					b.send(f.BeatAt(b.g, i))
-				}
-			})
-			b.Idle(3)
-			b.Run()
-			require.Zero(t, b.exp.Len())
-			t.Logf("%s: chains ending CONT %d NONPAY %d SMALL %d; of KMAX visits %d", b.Variant, b.ends[0], b.ends[1], b.ends[2], b.long)
-			require.NotZero(t, b.ends[walkref.EndSmall])
-			if b.g.KMAX > 1 {
-				require.NotZero(t, b.long)
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.SendFrames(b.gen, *frames, func(f walkref.Frame) {
+			for i := 0; i < f.Beats(b.g); i++ {
+				b.send(f.BeatAt(b.g, i))
 			}
 		})
-	}
+		b.Idle(3)
+		b.Run()
+		require.Zero(t, b.exp.Len())
+		t.Logf("%s: chains ending CONT %d NONPAY %d SMALL %d; of KMAX visits %d", b.Variant, b.ends[0], b.ends[1], b.ends[2], b.long)
+		require.NotZero(t, b.ends[walkref.EndSmall])
+		if b.g.KMAX > 1 {
+			require.NotZero(t, b.long)
+		}
+	})
 }
 
 // TestRandom sends beats of random per-word ends, including chains that
 // stay in the beat for more than KMAX visits.
 func TestRandom(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+100+uint64(w))
-			for i := 0; i < *randoms; i++ {
-				b.send(b.randomBeat())
-			}
-			b.Idle(3)
-			b.Run()
-			require.Zero(t, b.exp.Len())
-			t.Logf("%s: chains ending CONT %d NONPAY %d SMALL %d; of KMAX visits %d", b.Variant, b.ends[0], b.ends[1], b.ends[2], b.long)
-			require.NotZero(t, b.long)
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+100+uint64(w))
+		for i := 0; i < *randoms; i++ {
+			b.send(b.randomBeat())
+		}
+		b.Idle(3)
+		b.Run()
+		require.Zero(t, b.exp.Len())
+		t.Logf("%s: chains ending CONT %d NONPAY %d SMALL %d; of KMAX visits %d", b.Variant, b.ends[0], b.ends[1], b.ends[2], b.long)
+		require.NotZero(t, b.long)
+	})
 }

@@ -157,22 +157,19 @@ func (b *bench) check(cycle uint64, _, out []uint64) {
 
 // TestRandomFrames sends random frames, back to back and with idle cycles.
 func TestRandomFrames(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
-			b.Idle(Latency + 2)
-			b.Run()
-			require.Zero(t, b.exp.Len())
-			t.Logf("%s: %d FPDUs, beats where several end %d; checked with CRC %d, marker errors %d, RFC 5044 %d, draft-01 %d",
-				b.Variant, b.fpdus, b.multi, b.chk, b.bad, b.form[0], b.form[1])
-			require.NotZero(t, b.bad)
-			require.NotZero(t, b.form[0])
-			require.NotZero(t, b.form[1])
-			if g := b.g; g.KMAX > 1 {
-				require.NotZero(t, b.multi)
-			}
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
+		b.Idle(Latency + 2)
+		b.Run()
+		require.Zero(t, b.exp.Len())
+		t.Logf("%s: %d FPDUs, beats where several end %d; checked with CRC %d, marker errors %d, RFC 5044 %d, draft-01 %d",
+			b.Variant, b.fpdus, b.multi, b.chk, b.bad, b.form[0], b.form[1])
+		require.NotZero(t, b.bad)
+		require.NotZero(t, b.form[0])
+		require.NotZero(t, b.form[1])
+		if g := b.g; g.KMAX > 1 {
+			require.NotZero(t, b.multi)
+		}
+	})
 }

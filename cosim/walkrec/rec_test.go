@@ -126,17 +126,14 @@ func (b *bench) check(cycle uint64, _, out []uint64) {
 
 // TestRandomFrames sends random frames, back to back and with idle cycles.
 func TestRandomFrames(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
-			b.Idle(Latency + 2)
-			b.Run()
-			require.Zero(t, b.exp.Len())
-			t.Logf("%s: %d records, beats where several leave %d, records leaving after their beat %d", b.Variant, b.records, b.multi, b.late)
-			require.NotZero(t, b.multi)
-			require.NotZero(t, b.late)
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
+		b.Idle(Latency + 2)
+		b.Run()
+		require.Zero(t, b.exp.Len())
+		t.Logf("%s: %d records, beats where several leave %d, records leaving after their beat %d", b.Variant, b.records, b.multi, b.late)
+		require.NotZero(t, b.multi)
+		require.NotZero(t, b.late)
+	})
 }

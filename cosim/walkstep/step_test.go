@@ -166,19 +166,16 @@ func (b *bench) drain() {
 
 // TestRandomFrames sends random frames, back to back and with idle cycles.
 func TestRandomFrames(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
-			b.drain()
-			require.NotZero(t, b.carry)
-			require.NotZero(t, b.pend)
-			if b.g.KMAX > 1 {
-				require.NotZero(t, b.multi)
-			}
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
+		b.drain()
+		require.NotZero(t, b.carry)
+		require.NotZero(t, b.pend)
+		if b.g.KMAX > 1 {
+			require.NotZero(t, b.multi)
+		}
+	})
 }
 
 // TestLeadingMarkers sends streams whose FPDUs all start with a marker
@@ -186,23 +183,20 @@ func TestRandomFrames(t *testing.T) {
 // that FPDUs start with a marker in every word of a beat, the last one
 // included (wk_pend, then wk_carried).
 func TestLeadingMarkers(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+100+uint64(w))
-			for lane := 0; lane < b.g.WPB; lane++ {
-				for i := 0; i < 4; i++ {
-					h := b.gen.Half()
-					h.Markers = true
-					st := mpa.NewStream(h)
-					for k := 0; k < 12; k++ {
-						st.Add(b.gen.ULPDU([]int{502, 502, 1010, 14}[b.gen.Rng.IntN(4)]))
-					}
-					b.send(b.gen.FrameAt(h, h.SeqStart, st.Data, 16+lane), 0)
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+100+uint64(w))
+		for lane := 0; lane < b.g.WPB; lane++ {
+			for i := 0; i < 4; i++ {
+				h := b.gen.Half()
+				h.Markers = true
+				st := mpa.NewStream(h)
+				for k := 0; k < 12; k++ {
+					st.Add(b.gen.ULPDU([]int{502, 502, 1010, 14}[b.gen.Rng.IntN(4)]))
 				}
+				b.send(b.gen.FrameAt(h, h.SeqStart, st.Data, 16+lane), 0)
 			}
-			b.drain()
-			require.NotZero(t, b.pend)
-		})
-	}
+		}
+		b.drain()
+		require.NotZero(t, b.pend)
+	})
 }

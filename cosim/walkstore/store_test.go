@@ -243,31 +243,25 @@ func (b *bench) finish(t *testing.T) {
 
 // TestFlow runs beats with rec_ready mostly high: the banks stay short.
 func TestFlow(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.run(*cycles, 0.3, 0.95)
-			b.finish(t)
-			require.Zero(t, b.m.dropped)
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.run(*cycles, 0.3, 0.95)
+		b.finish(t)
+		require.Zero(t, b.m.dropped)
+	})
 }
 
 // TestOverflow fills the store with rec_ready low, lets it drain, and does
 // it again: frames whose records do not fit keep their first ones.
 func TestOverflow(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+100+uint64(w))
-			for i := 0; i < 4; i++ {
-				b.run(*cycles/8, 0.8, 0.02)
-				b.run(*cycles/8, 0.05, 0.9)
-			}
-			b.finish(t)
-			require.Greater(t, b.stored, b.m.capacity)
-			require.NotZero(t, b.m.dropped)
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+100+uint64(w))
+		for i := 0; i < 4; i++ {
+			b.run(*cycles/8, 0.8, 0.02)
+			b.run(*cycles/8, 0.05, 0.9)
+		}
+		b.finish(t)
+		require.Greater(t, b.stored, b.m.capacity)
+		require.NotZero(t, b.m.dropped)
+	})
 }

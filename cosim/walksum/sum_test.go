@@ -99,103 +99,100 @@ func expect(g walkref.Geom, ins []in) map[int]Summary {
 
 // TestRandom runs random frames of 1 to 6 beats with idle cycles.
 func TestRandom(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			g := walkref.NewGeom(w)
-			b := walkref.NewBench(t, fmt.Sprintf("mpa_rx_walk_sum_w%d", w))
-			rng := walkref.NewGen(*seedFlag+uint64(w), g).Rng
-			p := b.Ports("wk_valid", "wk_first", "wk_last", "wk_grid", "wk_stop", "wk_fm", "wk_anyl", "wk_nrec",
-				"wk_nS", "wk_Pend", "sl_chk", "sl_mkerr", "sl_rfc", "sl_draft", "st_nok", "st_ovf", "crc_out",
-				"crc_out_valid", "sum_valid", "sum_whole", "sum_small", "sum_grid", "sum_crc_ok", "sum_marker_ok",
-				"sum_first_marker", "sum_any_l", "sum_nfpdu", "sum_nrfc", "sum_ndraft", "sum_ok", "sum_nrec")
-			mask := uint64(1)<<g.NCRC - 1
-			ins := make([]in, *cycles)
-			left := 0
-			for c := range ins {
-				x := &ins[c]
-				x.crc = make([]uint32, g.NCRC)
-				for k := range x.crc {
-					x.crc[k] = residue
-					if rng.IntN(40) == 0 {
-						x.crc[k] = rng.Uint32()
-					}
-				}
-				x.crcValid = mask
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		g := walkref.NewGeom(w)
+		b := walkref.NewBench(t, fmt.Sprintf("mpa_rx_walk_sum_w%d", w))
+		rng := walkref.NewGen(*seedFlag+uint64(w), g).Rng
+		p := b.Ports("wk_valid", "wk_first", "wk_last", "wk_grid", "wk_stop", "wk_fm", "wk_anyl", "wk_nrec",
+			"wk_nS", "wk_Pend", "sl_chk", "sl_mkerr", "sl_rfc", "sl_draft", "st_nok", "st_ovf", "crc_out",
+			"crc_out_valid", "sum_valid", "sum_whole", "sum_small", "sum_grid", "sum_crc_ok", "sum_marker_ok",
+			"sum_first_marker", "sum_any_l", "sum_nfpdu", "sum_nrfc", "sum_ndraft", "sum_ok", "sum_nrec")
+		mask := uint64(1)<<g.NCRC - 1
+		ins := make([]in, *cycles)
+		left := 0
+		for c := range ins {
+			x := &ins[c]
+			x.crc = make([]uint32, g.NCRC)
+			for k := range x.crc {
+				x.crc[k] = residue
 				if rng.IntN(40) == 0 {
-					x.crcValid = rng.Uint64() & mask
-				}
-				// marker and store results at every cycle: those of no
-				// beat must not count
-				x.chk = rng.Uint64() & rng.Uint64() & mask
-				x.mkerr = rng.Uint64() & rng.Uint64() & rng.Uint64() & mask
-				x.rfc, x.draft = rng.Uint64()&mask, rng.Uint64()&mask
-				x.nok, x.ovf = rng.IntN(g.NREC+1), rng.IntN(16) == 0
-				x.grid, x.stop, x.fm, x.anyl = rng.IntN(8) != 0, rng.IntN(8) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0
-				x.nrec, x.nS, x.pend = uint16(rng.IntN(4)), uint16(rng.IntN(3)), uint16(rng.IntN(3))
-				if c < *cycles-g.LCRC-8 && rng.IntN(3) != 0 {
-					x.valid = true
-					if left == 0 {
-						x.first, left = true, 1+rng.IntN(6)
-					}
-					left--
-					x.last = left == 0
+					x.crc[k] = rng.Uint32()
 				}
 			}
-			want := expect(g, ins)
-			seen := map[string]int{}
-			b.Check = func(cycle uint64, _, out []uint64) {
-				o := func(name string) uint64 { return p[name].Get(out, 0, 16) }
-				on := func(name string) bool { return p[name].On(out, 0) }
-				s, ok := want[int(cycle)-4]
-				if on("sum_valid") != ok {
-					b.Fail(cycle, "sum_valid %v, want %v", !ok, ok)
-				}
-				if !ok {
-					return
-				}
-				got := Summary{
-					Whole: on("sum_whole"), Small: on("sum_small"), Grid: on("sum_grid"), CRCOK: on("sum_crc_ok"),
-					MarkerOK: on("sum_marker_ok"), FirstMarker: on("sum_first_marker"), AnyL: on("sum_any_l"),
-					OK: on("sum_ok"), NFPDU: int(o("sum_nfpdu")), NRec: int(o("sum_nrec")),
-					NRFC: uint8(o("sum_nrfc")), NDraft: uint8(o("sum_ndraft")),
-				}
-				if got != s {
-					b.Fail(cycle, "summary\n got  %+v\n want %+v", got, s)
-				}
-				seen["frames"]++
-				if !s.CRCOK {
-					seen["crc bad"]++
-				}
-				if s.Whole {
-					seen["whole"]++
-				}
-				if !s.OK {
-					seen["dropped"]++
-				}
+			x.crcValid = mask
+			if rng.IntN(40) == 0 {
+				x.crcValid = rng.Uint64() & mask
 			}
-			for _, x := range ins {
-				r := b.Next()
-				for name, v := range map[string]bool{"wk_valid": x.valid, "wk_first": x.first, "wk_last": x.last,
-					"wk_grid": x.grid, "wk_stop": x.stop, "wk_fm": x.fm, "wk_anyl": x.anyl, "st_ovf": x.ovf} {
-					p[name].PutBool(r, 0, v)
+			// marker and store results at every cycle: those of no
+			// beat must not count
+			x.chk = rng.Uint64() & rng.Uint64() & mask
+			x.mkerr = rng.Uint64() & rng.Uint64() & rng.Uint64() & mask
+			x.rfc, x.draft = rng.Uint64()&mask, rng.Uint64()&mask
+			x.nok, x.ovf = rng.IntN(g.NREC+1), rng.IntN(16) == 0
+			x.grid, x.stop, x.fm, x.anyl = rng.IntN(8) != 0, rng.IntN(8) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0
+			x.nrec, x.nS, x.pend = uint16(rng.IntN(4)), uint16(rng.IntN(3)), uint16(rng.IntN(3))
+			if c < *cycles-g.LCRC-8 && rng.IntN(3) != 0 {
+				x.valid = true
+				if left == 0 {
+					x.first, left = true, 1+rng.IntN(6)
 				}
-				p["wk_nrec"].Put(r, 0, 16, uint64(x.nrec))
-				p["wk_nS"].Put(r, 0, 16, uint64(x.nS))
-				p["wk_Pend"].Put(r, 0, 16, uint64(x.pend))
-				p["sl_chk"].Put(r, 0, g.NCRC, x.chk)
-				p["sl_mkerr"].Put(r, 0, g.NCRC, x.mkerr)
-				p["sl_rfc"].Put(r, 0, g.NCRC, x.rfc)
-				p["sl_draft"].Put(r, 0, g.NCRC, x.draft)
-				p["st_nok"].Put(r, 0, 3, uint64(x.nok))
-				p["crc_out"].PutWords(r, x.crc)
-				p["crc_out_valid"].Put(r, 0, g.NCRC, x.crcValid)
+				left--
+				x.last = left == 0
 			}
-			b.Run()
-			t.Logf("%s: %v", b.Variant, seen)
-			require.Len(t, want, seen["frames"])
-			require.NotZero(t, seen["crc bad"])
-			require.NotZero(t, seen["whole"])
-		})
-	}
+		}
+		want := expect(g, ins)
+		seen := map[string]int{}
+		b.Check = func(cycle uint64, _, out []uint64) {
+			o := func(name string) uint64 { return p[name].Get(out, 0, 16) }
+			on := func(name string) bool { return p[name].On(out, 0) }
+			s, ok := want[int(cycle)-4]
+			if on("sum_valid") != ok {
+				b.Fail(cycle, "sum_valid %v, want %v", !ok, ok)
+			}
+			if !ok {
+				return
+			}
+			got := Summary{
+				Whole: on("sum_whole"), Small: on("sum_small"), Grid: on("sum_grid"), CRCOK: on("sum_crc_ok"),
+				MarkerOK: on("sum_marker_ok"), FirstMarker: on("sum_first_marker"), AnyL: on("sum_any_l"),
+				OK: on("sum_ok"), NFPDU: int(o("sum_nfpdu")), NRec: int(o("sum_nrec")),
+				NRFC: uint8(o("sum_nrfc")), NDraft: uint8(o("sum_ndraft")),
+			}
+			if got != s {
+				b.Fail(cycle, "summary\n got  %+v\n want %+v", got, s)
+			}
+			seen["frames"]++
+			if !s.CRCOK {
+				seen["crc bad"]++
+			}
+			if s.Whole {
+				seen["whole"]++
+			}
+			if !s.OK {
+				seen["dropped"]++
+			}
+		}
+		for _, x := range ins {
+			r := b.Next()
+			for name, v := range map[string]bool{"wk_valid": x.valid, "wk_first": x.first, "wk_last": x.last,
+				"wk_grid": x.grid, "wk_stop": x.stop, "wk_fm": x.fm, "wk_anyl": x.anyl, "st_ovf": x.ovf} {
+				p[name].PutBool(r, 0, v)
+			}
+			p["wk_nrec"].Put(r, 0, 16, uint64(x.nrec))
+			p["wk_nS"].Put(r, 0, 16, uint64(x.nS))
+			p["wk_Pend"].Put(r, 0, 16, uint64(x.pend))
+			p["sl_chk"].Put(r, 0, g.NCRC, x.chk)
+			p["sl_mkerr"].Put(r, 0, g.NCRC, x.mkerr)
+			p["sl_rfc"].Put(r, 0, g.NCRC, x.rfc)
+			p["sl_draft"].Put(r, 0, g.NCRC, x.draft)
+			p["st_nok"].Put(r, 0, 3, uint64(x.nok))
+			p["crc_out"].PutWords(r, x.crc)
+			p["crc_out_valid"].Put(r, 0, g.NCRC, x.crcValid)
+		}
+		b.Run()
+		t.Logf("%s: %v", b.Variant, seen)
+		require.Len(t, want, seen["frames"])
+		require.NotZero(t, seen["crc bad"])
+		require.NotZero(t, seen["whole"])
+	})
 }

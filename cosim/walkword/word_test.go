@@ -127,16 +127,13 @@ func (b *bench) drain() {
 // TestRandomFrames sends random frames of MPA streams, back to back and
 // with idle cycles between and within them.
 func TestRandomFrames(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+uint64(w))
-			b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
-			b.drain()
-			t.Logf("%s: %d beats, %d with the grid phase known", b.Variant, b.seen, b.paid)
-			require.NotZero(t, b.paid)
-		})
-	}
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+uint64(w))
+		b.SendFrames(b.gen, *frames, func(f walkref.Frame) { b.send(f, 0.1) })
+		b.drain()
+		t.Logf("%s: %d beats, %d with the grid phase known", b.Variant, b.seen, b.paid)
+		require.NotZero(t, b.paid)
+	})
 }
 
 // TestMarkerPhases puts a marker position at every word lane of a beat,
@@ -144,28 +141,25 @@ func TestRandomFrames(t *testing.T) {
 // would-be ULPDU_Length, large ones included, is decoded) and seq_start
 // off the word grid too.
 func TestMarkerPhases(t *testing.T) {
-	for _, w := range Widths {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
-			t.Parallel()
-			b := newBench(t, w, *seedFlag+100+uint64(w))
-			wpb := b.g.WPB
-			for lane := 0; lane < wpb; lane++ {
-				for p0 := 0; p0 < wpb; p0++ {
-					for _, skew := range []uint32{0, 1, 2, 3} {
-						// payload word k is k + lane - p0 words (mod 128)
-						// past a marker position
-						seq := b.gen.Rng.Uint32()
-						h := mpa.Half{Markers: true, CRC: true, SeqStart: seq - 4*uint32((p0-lane+128*8)%128) - skew}
-						pay := make([]byte, 4*(128+3*wpb))
-						for i := range pay {
-							pay[i] = byte(b.gen.Rng.Uint32())
-						}
-						f := b.gen.FrameAt(h, seq, pay, wpb*2+p0)
-						b.send(f, 0)
+	walkref.EachWidth(t, Widths, func(t *testing.T, w int) {
+		b := newBench(t, w, *seedFlag+100+uint64(w))
+		wpb := b.g.WPB
+		for lane := 0; lane < wpb; lane++ {
+			for p0 := 0; p0 < wpb; p0++ {
+				for _, skew := range []uint32{0, 1, 2, 3} {
+					// payload word k is k + lane - p0 words (mod 128)
+					// past a marker position
+					seq := b.gen.Rng.Uint32()
+					h := mpa.Half{Markers: true, CRC: true, SeqStart: seq - 4*uint32((p0-lane+128*8)%128) - skew}
+					pay := make([]byte, 4*(128+3*wpb))
+					for i := range pay {
+						pay[i] = byte(b.gen.Rng.Uint32())
 					}
+					f := b.gen.FrameAt(h, seq, pay, wpb*2+p0)
+					b.send(f, 0)
 				}
 			}
-			b.drain()
-		})
-	}
+		}
+		b.drain()
+	})
 }

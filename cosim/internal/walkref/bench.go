@@ -230,3 +230,13 @@ func PutBeat(r []uint64, p map[string]Port, prefix string, g Geom, bt Beat) {
 
 // F returns a Field.
 func F(name string, got, want uint64) Field { return Field{Name: name, Got: got, Want: want} }
+
+// EachWidth runs f as a parallel subtest "wN" per data width.
+func EachWidth(t *testing.T, widths []int, f func(t *testing.T, width int)) {
+	for _, w := range widths {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+			t.Parallel()
+			f(t, w)
+		})
+	}
+}
