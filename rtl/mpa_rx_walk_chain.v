@@ -75,14 +75,14 @@ wire unused = &{1'b0, rst};
 // the next one. (Word selections here are explicit compare-and-select
 // loops rather than variable part-selects, which Yosys' resource sharing
 // would try to merge with a SAT solver.)
-reg [WPB-1:0] nl_inb, e_inb, nl_inn, e_inn;
-integer dj;
+reg [WPB-1:0] nl_inb, end_inb, nl_inn, end_inn;
+integer wj;
 always @* begin
-    for (dj = 0; dj < WPB; dj = dj + 1) begin
-        nl_inb[dj] = fe_nL[PW*dj + LW +: PW-LW] == fe_B[PW-1:LW];
-        e_inb[dj] = fe_E[PW*dj + LW +: PW-LW] == fe_B[PW-1:LW];
-        nl_inn[dj] = fe_nL[PW*dj + LW +: PW-LW] == fe_Bn;
-        e_inn[dj] = fe_E[PW*dj + LW +: PW-LW] == fe_Bn;
+    for (wj = 0; wj < WPB; wj = wj + 1) begin
+        nl_inb[wj] = fe_nL[PW*wj + LW +: PW-LW] == fe_B[PW-1:LW];
+        end_inb[wj] = fe_E[PW*wj + LW +: PW-LW] == fe_B[PW-1:LW];
+        nl_inn[wj] = fe_nL[PW*wj + LW +: PW-LW] == fe_Bn;
+        end_inn[wj] = fe_E[PW*wj + LW +: PW-LW] == fe_Bn;
     end
 end
 
@@ -100,7 +100,7 @@ reg [LW*WPB-1:0] hcn_nxt;   // ... at this word
 // the visit walk of one entry word
 reg [LW-1:0] cv_cur, cv_last, cv_nxt;
 reg cv_alive, cv_pay, cv_small, cv_inb;
-integer de, ds;
+integer ee, vs;
 always @* begin
     hcn_pendx = 0;
     hcn_anyl = 0;
@@ -113,36 +113,36 @@ always @* begin
     hcn_exSn = 0;
     hcn_alive = 0;
     hcn_nxt = 0;
-    for (de = 0; de < WPB; de = de + 1) begin
-        cv_cur = de[LW-1:0];
-        cv_last = de[LW-1:0];
+    for (ee = 0; ee < WPB; ee = ee + 1) begin
+        cv_cur = ee[LW-1:0];
+        cv_last = ee[LW-1:0];
         cv_alive = 1'b1;
-        for (ds = 0; ds < KH; ds = ds + 1) begin
+        for (vs = 0; vs < KH; vs = vs + 1) begin
             cv_pay = 1'b0;
             cv_small = 1'b0;
             cv_inb = 1'b0;
             cv_nxt = {LW{1'b0}};
-            for (dj = 0; dj < WPB; dj = dj + 1) begin
-                if (cv_cur == dj[LW-1:0]) begin
-                    cv_pay = fe_pmask[dj];
-                    cv_small = fe_small[dj];
-                    cv_inb = nl_inb[dj];
-                    cv_nxt = fe_nL[PW*dj +: LW];
+            for (wj = 0; wj < WPB; wj = wj + 1) begin
+                if (cv_cur == wj[LW-1:0]) begin
+                    cv_pay = fe_pmask[wj];
+                    cv_small = fe_small[wj];
+                    cv_inb = nl_inb[wj];
+                    cv_nxt = fe_nL[PW*wj +: LW];
                 end
             end
             if (cv_alive) begin
                 if (!cv_pay) begin
-                    hcn_end[2*de +: 2] = END_NONPAY;
+                    hcn_end[2*ee +: 2] = END_NONPAY;
                     cv_alive = 1'b0;
                 end else begin
-                    hcn_pos[(de*KH + ds)*LW +: LW] = cv_cur;
-                    for (dj = 0; dj < WPB; dj = dj + 1)
-                        if (cv_cur == dj[LW-1:0] && fe_data[32*dj + 22])
-                            hcn_anyl[de] = 1'b1;
-                    hcn_cnt[3*de +: 3] = ds[2:0] + 3'd1;
+                    hcn_pos[(ee*KH + vs)*LW +: LW] = cv_cur;
+                    for (wj = 0; wj < WPB; wj = wj + 1)
+                        if (cv_cur == wj[LW-1:0] && fe_data[32*wj + 22])
+                            hcn_anyl[ee] = 1'b1;
+                    hcn_cnt[3*ee +: 3] = vs[2:0] + 3'd1;
                     cv_last = cv_cur;
                     if (cv_small) begin
-                        hcn_end[2*de +: 2] = END_SMALL;
+                        hcn_end[2*ee +: 2] = END_SMALL;
                         cv_alive = 1'b0;
                     end else if (cv_inb) begin
                         cv_cur = cv_nxt;
@@ -152,15 +152,15 @@ always @* begin
                 end
             end
         end
-        hcn_alive[de] = cv_alive;
-        hcn_nxt[LW*de +: LW] = cv_cur;
-        for (dj = 0; dj < WPB; dj = dj + 1) begin
-            if (cv_last == dj[LW-1:0]) begin
-                hcn_exL[PW*de +: PW] = fe_nL[PW*dj +: PW];
-                hcn_exS[PW*de +: PW] = fe_E[PW*dj +: PW];
-                hcn_pendx[de] = e_inb[dj] && !nl_inb[dj];
-                hcn_exLn[de] = nl_inn[dj];
-                hcn_exSn[de] = e_inn[dj];
+        hcn_alive[ee] = cv_alive;
+        hcn_nxt[LW*ee +: LW] = cv_cur;
+        for (wj = 0; wj < WPB; wj = wj + 1) begin
+            if (cv_last == wj[LW-1:0]) begin
+                hcn_exL[PW*ee +: PW] = fe_nL[PW*wj +: PW];
+                hcn_exS[PW*ee +: PW] = fe_E[PW*wj +: PW];
+                hcn_pendx[ee] = end_inb[wj] && !nl_inb[wj];
+                hcn_exLn[ee] = nl_inn[wj];
+                hcn_exSn[ee] = end_inn[wj];
             end
         end
     end

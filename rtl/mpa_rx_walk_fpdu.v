@@ -172,14 +172,14 @@ reg [NCRC*WPB-1:0] sas_fwm, sas_lwm;
 reg [KMAX:0] sas_m;         // which candidate opens the slot
 reg [SW-1:0] sas_sp;
 reg sas_pm;
-integer xc, xk, xj, xq, xg, xf;
+integer sc, sk, sj, sq, sg, sf;
 
 // The marker pointer checks per candidate (a block of their own):
 // om - ptr == os (okp) and om - ptr - 1 == os, as om - ptr == os + 1 (eqr).
 always @* begin
-    for (xq = 0; xq <= KMAX; xq = xq + 1) begin
-        sac_okp[xq] = ptr_is(wk_om, xq < KMAX ? wk_ros[xq*LW +: LW] : {LW{1'b1}}, wk_ptr, 1'b0);
-        sac_eqr[xq] = ptr_is(wk_om, xq < KMAX ? wk_ros[xq*LW +: LW] : {LW{1'b1}}, wk_ptr, 1'b1);
+    for (sq = 0; sq <= KMAX; sq = sq + 1) begin
+        sac_okp[sq] = ptr_is(wk_om, sq < KMAX ? wk_ros[sq*LW +: LW] : {LW{1'b1}}, wk_ptr, 1'b0);
+        sac_eqr[sq] = ptr_is(wk_om, sq < KMAX ? wk_ros[sq*LW +: LW] : {LW{1'b1}}, wk_ptr, 1'b1);
     end
 end
 
@@ -190,14 +190,14 @@ end
 always @* begin
     sac_lwm = 0;
     sac_lpay = 0;
-    for (xq = 0; xq < KMAX; xq = xq + 1)
-        for (xg = 0; xg < WPB; xg = xg + 1) begin
-            if (wk_rE[xq*PW +: LW] == xg[LW-1:0])
-                sac_lpay[xq] = wk_pmask[(xg + WPB - 1) % WPB];
-            sac_lwm[xq*WPB + xg] = wk_rE[xq*PW +: LW] == {LW{1'b0}};
-            for (xf = xg + 1; xf < WPB; xf = xf + 1)
-                if (wk_rE[xq*PW +: LW] == xf[LW-1:0])
-                    sac_lwm[xq*WPB + xg] = 1'b1;
+    for (sq = 0; sq < KMAX; sq = sq + 1)
+        for (sg = 0; sg < WPB; sg = sg + 1) begin
+            if (wk_rE[sq*PW +: LW] == sg[LW-1:0])
+                sac_lpay[sq] = wk_pmask[(sg + WPB - 1) % WPB];
+            sac_lwm[sq*WPB + sg] = wk_rE[sq*PW +: LW] == {LW{1'b0}};
+            for (sf = sg + 1; sf < WPB; sf = sf + 1)
+                if (wk_rE[sq*PW +: LW] == sf[LW-1:0])
+                    sac_lwm[sq*WPB + sg] = 1'b1;
         end
 end
 
@@ -213,17 +213,17 @@ always @* begin
     sac_dnz = 0;
     sac_Em1v = 0;
     sac_endin = 0;
-    for (xc = 0; xc <= KMAX; xc = xc + 1) begin
-        sac_os = xc < KMAX ? wk_ros[xc*LW +: LW] : {LW{1'b1}};
-        sac_Sopen[xc*PW +: PW] = wk_B + {{(PW-LW){1'b0}}, sac_os};
-        for (xj = 0; xj < WPB; xj = xj + 1)
-            sac_fwm[xc*WPB + xj] = xj >= sac_os;
-        sac_lead[xc] = wk_mkany && wk_om == sac_os;
-        sac_dnz[xc] = wk_om != sac_os;
-        if (xc < KMAX) begin
-            sac_Em1 = wk_rE[xc*PW +: PW] - 1'b1;
-            sac_Em1v[xc*PW +: PW] = sac_Em1;
-            sac_endin[xc] = sac_Em1[PW-1:LW] == wk_B[PW-1:LW];
+    for (sc = 0; sc <= KMAX; sc = sc + 1) begin
+        sac_os = sc < KMAX ? wk_ros[sc*LW +: LW] : {LW{1'b1}};
+        sac_Sopen[sc*PW +: PW] = wk_B + {{(PW-LW){1'b0}}, sac_os};
+        for (sj = 0; sj < WPB; sj = sj + 1)
+            sac_fwm[sc*WPB + sj] = sj >= sac_os;
+        sac_lead[sc] = wk_mkany && wk_om == sac_os;
+        sac_dnz[sc] = wk_om != sac_os;
+        if (sc < KMAX) begin
+            sac_Em1 = wk_rE[sc*PW +: PW] - 1'b1;
+            sac_Em1v[sc*PW +: PW] = sac_Em1;
+            sac_endin[sc] = sac_Em1[PW-1:LW] == wk_B[PW-1:LW];
         end
     end
 
@@ -241,36 +241,36 @@ always @* begin
     sas_Em1 = 0;
     sas_fwm = {(NCRC*WPB){1'b1}};
     sas_lwm = 0;
-    for (xk = 0; xk < NCRC; xk = xk + 1) begin
+    for (sk = 0; sk < NCRC; sk = sk + 1) begin
         sas_m = 0;
-        for (xc = 0; xc < KMAX; xc = xc + 1) begin
-            if (wk_valid && xc < wk_ndec && slot_hit(sp, wk_carried, xc[3:0], xk[SW-1:0])) begin
-                sas_dec[xk] = 1'b1;
-                sas_small[xk] = wk_rsmall[xc];
-                sas_endin[xk] = sac_endin[xc];
-                sas_lpay[xk] = sac_lpay[xc];
-                sas_Em1[xk*PW +: PW] = sac_Em1v[xc*PW +: PW];
-                sas_lwm[xk*WPB +: WPB] = sac_lwm[xc*WPB +: WPB];
-                if (!(xc == 0 && wk_carried))
-                    sas_m[xc] = 1'b1;
+        for (sc = 0; sc < KMAX; sc = sc + 1) begin
+            if (wk_valid && sc < wk_ndec && slot_hit(sp, wk_carried, sc[3:0], sk[SW-1:0])) begin
+                sas_dec[sk] = 1'b1;
+                sas_small[sk] = wk_rsmall[sc];
+                sas_endin[sk] = sac_endin[sc];
+                sas_lpay[sk] = sac_lpay[sc];
+                sas_Em1[sk*PW +: PW] = sac_Em1v[sc*PW +: PW];
+                sas_lwm[sk*WPB +: WPB] = sac_lwm[sc*WPB +: WPB];
+                if (!(sc == 0 && wk_carried))
+                    sas_m[sc] = 1'b1;
             end
         end
         sas_pm = 1'b0;
-        for (xc = 0; xc < 8; xc = xc + 1)
-            if (wk_ndec == xc[2:0] && slot_hit(sp, wk_carried, xc[3:0], xk[SW-1:0]))
+        for (sc = 0; sc < 8; sc = sc + 1)
+            if (wk_ndec == sc[2:0] && slot_hit(sp, wk_carried, sc[3:0], sk[SW-1:0]))
                 sas_pm = wk_valid && wk_pend;
         if (sas_pm)
             sas_m = 0;
         sas_m[KMAX] = sas_pm;
-        sas_open[xk] = |sas_m;
-        for (xc = 0; xc <= KMAX; xc = xc + 1) begin
-            if (sas_m[xc]) begin
-                sas_Sopen[xk*PW +: PW] = sac_Sopen[xc*PW +: PW];
-                sas_fwm[xk*WPB +: WPB] = sac_fwm[xc*WPB +: WPB];
-                sas_lead[xk] = sac_lead[xc];
-                sas_okp[xk] = sac_okp[xc];
-                sas_eqr[xk] = sac_eqr[xc];
-                sas_dnz[xk] = sac_dnz[xc];
+        sas_open[sk] = |sas_m;
+        for (sc = 0; sc <= KMAX; sc = sc + 1) begin
+            if (sas_m[sc]) begin
+                sas_Sopen[sk*PW +: PW] = sac_Sopen[sc*PW +: PW];
+                sas_fwm[sk*WPB +: WPB] = sac_fwm[sc*WPB +: WPB];
+                sas_lead[sk] = sac_lead[sc];
+                sas_okp[sk] = sac_okp[sc];
+                sas_eqr[sk] = sac_eqr[sc];
+                sas_dnz[sk] = sac_dnz[sc];
             end
         end
     end
@@ -311,8 +311,8 @@ reg [NCRC*WPB-1:0] sa_fwm = 0, sa_lwm = 0;
 always @(posedge clk) begin
     if (wk_valid)
         sp <= sas_sp;
-    for (xj = 0; xj < WPB; xj = xj + 1)
-        sa_mk[xj] <= wk_mkany && wk_om == xj[LW-1:0];
+    for (sj = 0; sj < WPB; sj = sj + 1)
+        sa_mk[sj] <= wk_mkany && wk_om == sj[LW-1:0];
     sa_mp <= wk_B + sac_mq;
     sa_mpr <= wk_B + sac_mqr;
     sa_moff <= wk_B + {{(PW-LW){1'b0}}, wk_om};
@@ -353,7 +353,7 @@ reg [NCRC*PW-1:0] fsn_S, fsn_Em1;
 reg [NCRC*WPB-1:0] fsn_lwmv;
 reg [WPB-1:0] fsn_lwm, fsn_kw;
 reg fsn_open, fsn_dec, fsn_active, fsn_endin, fsn_lpay, fsn_cover, fsn_okp, fsn_okr, fsn_dnz, fsn_eqr;
-integer fk, fj;
+integer lk, lj;
 
 always @* begin
     fsn_act = 0;
@@ -371,34 +371,34 @@ always @* begin
     fsn_S = 0;
     fsn_Em1 = 0;
     fsn_lwmv = 0;
-    for (fk = 0; fk < NCRC; fk = fk + 1) begin
-        fsn_open = sa_open[fk];
-        fsn_dec = sa_dec[fk];
-        fsn_S[fk*PW +: PW] = fsn_open ? sa_Sopen[fk*PW +: PW] : fs_S[fk*PW +: PW];
-        fsn_Em1[fk*PW +: PW] = fsn_dec ? sa_Em1[fk*PW +: PW] : fs_Em1[fk*PW +: PW];
-        fsn_lwmv[fk*WPB +: WPB] = fsn_dec ? sa_lwm[fk*WPB +: WPB] : fs_lwm[fk*WPB +: WPB];
-        fsn_small[fk] = fsn_dec ? sa_small[fk] : fs_small[fk] && !fsn_open;
-        fsn_Ek[fk] = fsn_dec || (fs_Ek[fk] && !fsn_open);
-        fsn_active = (fs_act[fk] && sa_valid) || fsn_open;
+    for (lk = 0; lk < NCRC; lk = lk + 1) begin
+        fsn_open = sa_open[lk];
+        fsn_dec = sa_dec[lk];
+        fsn_S[lk*PW +: PW] = fsn_open ? sa_Sopen[lk*PW +: PW] : fs_S[lk*PW +: PW];
+        fsn_Em1[lk*PW +: PW] = fsn_dec ? sa_Em1[lk*PW +: PW] : fs_Em1[lk*PW +: PW];
+        fsn_lwmv[lk*WPB +: WPB] = fsn_dec ? sa_lwm[lk*WPB +: WPB] : fs_lwm[lk*WPB +: WPB];
+        fsn_small[lk] = fsn_dec ? sa_small[lk] : fs_small[lk] && !fsn_open;
+        fsn_Ek[lk] = fsn_dec || (fs_Ek[lk] && !fsn_open);
+        fsn_active = (fs_act[lk] && sa_valid) || fsn_open;
         // The FPDU's last word (its CRC) is in this beat. An FPDU carried
         // from an earlier beat is in the same frame, so this beat is the
         // one after that beat.
-        fsn_endin = fsn_dec ? sa_endin[fk] : fs_Ek[fk] && !fsn_open && fs_endn[fk];
-        fsn_lwm = fsn_endin ? fsn_lwmv[fk*WPB +: WPB] : {WPB{1'b1}};
-        fsn_kw = fsn_active ? sa_fwm[fk*WPB +: WPB] & fsn_lwm : {WPB{1'b0}};
-        for (fj = 0; fj < WPB; fj = fj + 1)
-            fsn_keep[fk*KEEP + 4*fj +: 4] = {4{fsn_kw[fj]}};
-        fsn_tvalid[fk] = fsn_active;
-        fsn_tlast[fk] = fsn_endin || sa_last || (fsn_dec && sa_small[fk]);
-        fsn_act[fk] = fsn_active && !fsn_tlast[fk];
+        fsn_endin = fsn_dec ? sa_endin[lk] : fs_Ek[lk] && !fsn_open && fs_endn[lk];
+        fsn_lwm = fsn_endin ? fsn_lwmv[lk*WPB +: WPB] : {WPB{1'b1}};
+        fsn_kw = fsn_active ? sa_fwm[lk*WPB +: WPB] & fsn_lwm : {WPB{1'b0}};
+        for (lj = 0; lj < WPB; lj = lj + 1)
+            fsn_keep[lk*KEEP + 4*lj +: 4] = {4{fsn_kw[lj]}};
+        fsn_tvalid[lk] = fsn_active;
+        fsn_tlast[lk] = fsn_endin || sa_last || (fsn_dec && sa_small[lk]);
+        fsn_act[lk] = fsn_active && !fsn_tlast[lk];
         // A whole checked FPDU ends here: its CRC word is payload.
-        fsn_lpay = sa_lpay[fk];
+        fsn_lpay = sa_lpay[lk];
         if (!fsn_dec)
-            for (fj = 0; fj < WPB; fj = fj + 1)
-                if (fs_Em1[fk*PW +: LW] == fj[LW-1:0])
-                    fsn_lpay = sa_pmask[fj];
-        fsn_chk[fk] = fsn_active && fsn_endin && fsn_lpay && !fsn_small[fk];
-        fsn_endn[fk] = fsn_Em1[fk*PW + LW +: PW-LW] == sa_Bn;
+            for (lj = 0; lj < WPB; lj = lj + 1)
+                if (fs_Em1[lk*PW +: LW] == lj[LW-1:0])
+                    fsn_lpay = sa_pmask[lj];
+        fsn_chk[lk] = fsn_active && fsn_endin && fsn_lpay && !fsn_small[lk];
+        fsn_endn[lk] = fsn_Em1[lk*PW + LW +: PW-LW] == sa_Bn;
 
         // Marker check: the marker in this FPDU's words of the beat, d
         // words from the FPDU's first word. d == FPDUPTR/4 is right for
@@ -406,15 +406,15 @@ always @* begin
         // marker, d - 1 (RFC 5044: from the ULPDU_Length word) is right
         // too, and d is then the draft-01 form.
         fsn_cover = |(sa_mk & fsn_kw);
-        fsn_lead[fk] = fsn_open ? sa_lead[fk] : fs_lead[fk];
-        fsn_okp = fsn_open ? sa_okp[fk] : sa_mp == fs_S[fk*PW +: PW];
-        fsn_eqr = fsn_open ? sa_eqr[fk] : sa_mpr == fs_S[fk*PW +: PW];
-        fsn_dnz = fsn_open ? sa_dnz[fk] : sa_moff != fs_S[fk*PW +: PW];
-        fsn_okr = fsn_lead[fk] && fsn_dnz && fsn_eqr;
-        fsn_frfc[fk] = (fs_frfc[fk] && !fsn_open) || (fsn_cover && fsn_okr);
-        fsn_fdraft[fk] = (fs_fdraft[fk] && !fsn_open) || (fsn_cover && fsn_okp && fsn_lead[fk] && fsn_dnz);
-        fsn_mkerr[fk] = (fs_mkerr[fk] && !fsn_open) || (fsn_cover && !fsn_okp && !fsn_okr) ||
-            (fsn_frfc[fk] && fsn_fdraft[fk]);  // the forms mixed in one FPDU
+        fsn_lead[lk] = fsn_open ? sa_lead[lk] : fs_lead[lk];
+        fsn_okp = fsn_open ? sa_okp[lk] : sa_mp == fs_S[lk*PW +: PW];
+        fsn_eqr = fsn_open ? sa_eqr[lk] : sa_mpr == fs_S[lk*PW +: PW];
+        fsn_dnz = fsn_open ? sa_dnz[lk] : sa_moff != fs_S[lk*PW +: PW];
+        fsn_okr = fsn_lead[lk] && fsn_dnz && fsn_eqr;
+        fsn_frfc[lk] = (fs_frfc[lk] && !fsn_open) || (fsn_cover && fsn_okr);
+        fsn_fdraft[lk] = (fs_fdraft[lk] && !fsn_open) || (fsn_cover && fsn_okp && fsn_lead[lk] && fsn_dnz);
+        fsn_mkerr[lk] = (fs_mkerr[lk] && !fsn_open) || (fsn_cover && !fsn_okp && !fsn_okr) ||
+            (fsn_frfc[lk] && fsn_fdraft[lk]);  // the forms mixed in one FPDU
     end
 end
 

@@ -88,7 +88,7 @@ reg [KMAX*4*PW-1:0] sar_hp;
 reg [KMAX*4-1:0] sar_hit;
 reg [KMAX*4*LW-1:0] sar_wo;
 reg [KMAX-1:0] sar_done;
-integer xc, xh, xj;
+integer ac, ah, aj;
 
 always @* begin
     sar_lseq = 0;
@@ -96,31 +96,31 @@ always @* begin
     sar_hit = 0;
     sar_wo = 0;
     sar_done = 0;
-    for (xc = 0; xc < KMAX; xc = xc + 1) begin
-        sar_lseq[xc*PW +: PW] = wk_B + {{(PW-LW){1'b0}}, wk_rpos[xc*LW +: LW]} - wk_P0;
-        sar_L = wk_B + {{(PW-LW){1'b0}}, wk_rpos[xc*LW +: LW]};
-        for (xh = 0; xh < 4; xh = xh + 1) begin
-            sar_c = xh[2:0] + ((xh[2:0] >= wk_rhs[xc*3 +: 3]) ? 3'd2 : 3'd1);
-            sar_t = {3'd0, wk_rpos[xc*LW +: LW]} + {{(TW-3){1'b0}}, sar_c};
-            sar_hp[(xc*4 + xh)*PW +: PW] = sar_L + {{(PW-3){1'b0}}, sar_c};
-            sar_wo[(xc*4 + xh)*LW +: LW] = sar_t[LW-1:0];
-            // the word's payload bit for both steps (xh + 1, xh + 2), then
+    for (ac = 0; ac < KMAX; ac = ac + 1) begin
+        sar_lseq[ac*PW +: PW] = wk_B + {{(PW-LW){1'b0}}, wk_rpos[ac*LW +: LW]} - wk_P0;
+        sar_L = wk_B + {{(PW-LW){1'b0}}, wk_rpos[ac*LW +: LW]};
+        for (ah = 0; ah < 4; ah = ah + 1) begin
+            sar_c = ah[2:0] + ((ah[2:0] >= wk_rhs[ac*3 +: 3]) ? 3'd2 : 3'd1);
+            sar_t = {3'd0, wk_rpos[ac*LW +: LW]} + {{(TW-3){1'b0}}, sar_c};
+            sar_hp[(ac*4 + ah)*PW +: PW] = sar_L + {{(PW-3){1'b0}}, sar_c};
+            sar_wo[(ac*4 + ah)*LW +: LW] = sar_t[LW-1:0];
+            // the word's payload bit for both steps (ah + 1, ah + 2), then
             // the step: the select does not wait for the step's compare, and
-            // word j is the one when rpos == j - xh - step (a compare with a
+            // word j is the one when rpos == j - ah - step (a compare with a
             // constant, no adder)
             sar_h1 = 1'b0;
             sar_h2 = 1'b0;
-            for (xj = 0; xj < WPB; xj = xj + 1) begin
-                sar_d = xj - xh - 1;
-                if (sar_d >= 0 && wk_rpos[xc*LW +: LW] == sar_d[LW-1:0])
-                    sar_h1 = wk_pmask[xj];
-                sar_d = xj - xh - 2;
-                if (sar_d >= 0 && wk_rpos[xc*LW +: LW] == sar_d[LW-1:0])
-                    sar_h2 = wk_pmask[xj];
+            for (aj = 0; aj < WPB; aj = aj + 1) begin
+                sar_d = aj - ah - 1;
+                if (sar_d >= 0 && wk_rpos[ac*LW +: LW] == sar_d[LW-1:0])
+                    sar_h1 = wk_pmask[aj];
+                sar_d = aj - ah - 2;
+                if (sar_d >= 0 && wk_rpos[ac*LW +: LW] == sar_d[LW-1:0])
+                    sar_h2 = wk_pmask[aj];
             end
-            sar_hit[xc*4 + xh] = xh[2:0] >= wk_rhs[xc*3 +: 3] ? sar_h2 : sar_h1;
-            if (xh == 3)
-                sar_done[xc] = sar_t < WPB[TW-1:0];
+            sar_hit[ac*4 + ah] = ah[2:0] >= wk_rhs[ac*3 +: 3] ? sar_h2 : sar_h1;
+            if (ah == 3)
+                sar_done[ac] = sar_t < WPB[TW-1:0];
         end
     end
 end
@@ -182,7 +182,7 @@ reg [RW-1:0] rsn_r;
 reg rsn_dec, rsn_hit;
 reg [31:0] rsn_dw;
 reg [LW-1:0] rsn_p;
-integer fr, fc, fh, fw;
+integer lr, lc, lh, lw;
 
 always @* begin
     rsn_rk = 0;
@@ -198,60 +198,60 @@ always @* begin
     rsn_hp = 0;
     rsn_word = 0;
     rsn_hdr = 0;
-    for (fr = 0; fr < NREC; fr = fr + 1) begin
-        rsn_r = rs_rk[fr*RW +: RW];
+    for (lr = 0; lr < NREC; lr = lr + 1) begin
+        rsn_r = rs_rk[lr*RW +: RW];
         rsn_dec = {{(5-RW){1'b0}}, rsn_r} < {2'b00, sa_ndec};
-        rsn_lseq[fr*PW +: PW] = rs_lseq[fr*PW +: PW];
-        rsn_word[fr*32 +: 32] = rs_word[fr*32 +: 32];
-        rsn_first[fr] = rs_first[fr];
-        rsn_hp[fr*4*PW +: 4*PW] = rs_hp[fr*4*PW +: 4*PW];
-        rsn_done[fr] = rs_donen[fr];
-        rsn_hdr[fr*128 +: 128] = rs_hdr[fr*128 +: 128];
-        for (fh = 0; fh < 4; fh = fh + 1) begin
-            rsn_p = rs_hp[(fr*4 + fh)*PW +: LW];
+        rsn_lseq[lr*PW +: PW] = rs_lseq[lr*PW +: PW];
+        rsn_word[lr*32 +: 32] = rs_word[lr*32 +: 32];
+        rsn_first[lr] = rs_first[lr];
+        rsn_hp[lr*4*PW +: 4*PW] = rs_hp[lr*4*PW +: 4*PW];
+        rsn_done[lr] = rs_donen[lr];
+        rsn_hdr[lr*128 +: 128] = rs_hdr[lr*128 +: 128];
+        for (lh = 0; lh < 4; lh = lh + 1) begin
+            rsn_p = rs_hp[(lr*4 + lh)*PW +: LW];
             rsn_hit = 1'b0;
             rsn_dw = 32'd0;
-            for (fw = 0; fw < WPB; fw = fw + 1) begin
-                if (rsn_p == fw[LW-1:0]) begin
-                    rsn_hit = rs_hitn[fr*4 + fh] && sa_pmask[fw];
-                    rsn_dw = sa_data[32*fw +: 32];
+            for (lw = 0; lw < WPB; lw = lw + 1) begin
+                if (rsn_p == lw[LW-1:0]) begin
+                    rsn_hit = rs_hitn[lr*4 + lh] && sa_pmask[lw];
+                    rsn_dw = sa_data[32*lw +: 32];
                 end
             end
             if (rsn_hit)
-                rsn_hdr[fr*128 + 96 - 32*fh +: 32] = {rsn_dw[7:0], rsn_dw[15:8], rsn_dw[23:16], rsn_dw[31:24]};
+                rsn_hdr[lr*128 + 96 - 32*lh +: 32] = {rsn_dw[7:0], rsn_dw[15:8], rsn_dw[23:16], rsn_dw[31:24]};
         end
-        for (fc = 0; fc < KMAX; fc = fc + 1) begin
-            if (rsn_dec && rsn_r == fc[RW-1:0]) begin
-                rsn_lseq[fr*PW +: PW] = sa_rlseq[fc*PW +: PW];
-                rsn_word[fr*32 +: 32] = sa_rword[fc*32 +: 32];
-                rsn_first[fr] = sa_rfirst[fc];
-                rsn_hp[fr*4*PW +: 4*PW] = sa_rhp[fc*4*PW +: 4*PW];
-                rsn_done[fr] = sa_rdone[fc];
-                for (fh = 0; fh < 4; fh = fh + 1) begin
+        for (lc = 0; lc < KMAX; lc = lc + 1) begin
+            if (rsn_dec && rsn_r == lc[RW-1:0]) begin
+                rsn_lseq[lr*PW +: PW] = sa_rlseq[lc*PW +: PW];
+                rsn_word[lr*32 +: 32] = sa_rword[lc*32 +: 32];
+                rsn_first[lr] = sa_rfirst[lc];
+                rsn_hp[lr*4*PW +: 4*PW] = sa_rhp[lc*4*PW +: 4*PW];
+                rsn_done[lr] = sa_rdone[lc];
+                for (lh = 0; lh < 4; lh = lh + 1) begin
                     rsn_dw = 32'd0;
-                    for (fw = 0; fw < WPB; fw = fw + 1)
-                        if (sa_rwo[(fc*4 + fh)*LW +: LW] == fw[LW-1:0])
-                            rsn_dw = sa_data[32*fw +: 32];
-                    rsn_hdr[fr*128 + 96 - 32*fh +: 32] = sa_rhit[fc*4 + fh] ?
+                    for (lw = 0; lw < WPB; lw = lw + 1)
+                        if (sa_rwo[(lc*4 + lh)*LW +: LW] == lw[LW-1:0])
+                            rsn_dw = sa_data[32*lw +: 32];
+                    rsn_hdr[lr*128 + 96 - 32*lh +: 32] = sa_rhit[lc*4 + lh] ?
                         {rsn_dw[7:0], rsn_dw[15:8], rsn_dw[23:16], rsn_dw[31:24]} : 32'd0;
                 end
             end
         end
-        for (fh = 0; fh < 4; fh = fh + 1)
-            rsn_hitn[fr*4 + fh] = rsn_hp[(fr*4 + fh)*PW + LW +: PW-LW] == sa_Bn;
-        rsn_donen[fr] = rsn_hp[(fr*4 + 3)*PW + LW +: PW-LW] <= sa_Bn;
-        rsn_pend[fr] = rsn_dec || rs_pend[fr];
-        rsn_isnew[fr] = sa_ndec != 3'd0 ? {{(5-RW){1'b0}}, rsn_r} == {2'b00, sa_ndec} - 5'd1 : rs_isnew[fr];
+        for (lh = 0; lh < 4; lh = lh + 1)
+            rsn_hitn[lr*4 + lh] = rsn_hp[(lr*4 + lh)*PW + LW +: PW-LW] == sa_Bn;
+        rsn_donen[lr] = rsn_hp[(lr*4 + 3)*PW + LW +: PW-LW] <= sa_Bn;
+        rsn_pend[lr] = rsn_dec || rs_pend[lr];
+        rsn_isnew[lr] = sa_ndec != 3'd0 ? {{(5-RW){1'b0}}, rsn_r} == {2'b00, sa_ndec} - 5'd1 : rs_isnew[lr];
         // Out when its header is complete and a later record exists (then
         // it is not the last) or the walk is over.
-        rsn_push[fr] = sa_valid && rsn_pend[fr] && (rsn_done[fr] || sa_last) &&
-            (!rsn_isnew[fr] || sa_last || sa_stop);
-        rsn_lastf[fr] = rsn_isnew[fr] && (sa_last || sa_stop);
-        rsn_rk[fr*RW +: RW] = rec_sub(rsn_r, {1'b0, sa_ndec});
+        rsn_push[lr] = sa_valid && rsn_pend[lr] && (rsn_done[lr] || sa_last) &&
+            (!rsn_isnew[lr] || sa_last || sa_stop);
+        rsn_lastf[lr] = rsn_isnew[lr] && (sa_last || sa_stop);
+        rsn_rk[lr*RW +: RW] = rec_sub(rsn_r, {1'b0, sa_ndec});
     end
     rsn_npush = 3'd0;
-    for (fr = 0; fr < NREC; fr = fr + 1)
-        rsn_npush = rsn_npush + {2'd0, rsn_push[fr]};
+    for (lr = 0; lr < NREC; lr = lr + 1)
+        rsn_npush = rsn_npush + {2'd0, rsn_push[lr]};
 end
 
 always @(posedge clk) begin

@@ -140,7 +140,7 @@ reg [KMAX*PW-1:0] wkn_rE;
 reg [KMAX*32-1:0] wkn_rword;
 reg [KMAX-1:0] wkn_rsmall, wkn_rfirst;
 reg [KMAX*3-1:0] wkn_rhs;
-integer ei, ej;
+integer ri, wj;
 
 always @* begin
     wkn_act_in = ch_pfirst || (!ch_first && ws_act);
@@ -169,18 +169,18 @@ always @* begin
     wkn_anyle = 1'b0;
     wkn_exLn = 1'b0;
     wkn_exSn = 1'b0;
-    for (ej = 0; ej < WPB; ej = ej + 1) begin
-        if (wkn_ent == ej[LW-1:0]) begin
-            wkn_cnt = ch_cnt[3*ej +: 3];
-            wkn_endk = ch_end[2*ej +: 2];
-            wkn_exL = ch_exL[PW*ej +: PW];
-            wkn_exS = ch_exS[PW*ej +: PW];
-            wkn_pos = ch_pos[ej*KMAX*LW +: KMAX*LW];
-            wkn_rfm0 = ch_fm[ej];
-            wkn_pendx = ch_pendx[ej];
-            wkn_anyle = ch_anyl[ej];
-            wkn_exLn = ch_exLn[ej];
-            wkn_exSn = ch_exSn[ej];
+    for (wj = 0; wj < WPB; wj = wj + 1) begin
+        if (wkn_ent == wj[LW-1:0]) begin
+            wkn_cnt = ch_cnt[3*wj +: 3];
+            wkn_endk = ch_end[2*wj +: 2];
+            wkn_exL = ch_exL[PW*wj +: PW];
+            wkn_exS = ch_exS[PW*wj +: PW];
+            wkn_pos = ch_pos[wj*KMAX*LW +: KMAX*LW];
+            wkn_rfm0 = ch_fm[wj];
+            wkn_pendx = ch_pendx[wj];
+            wkn_anyle = ch_anyl[wj];
+            wkn_exLn = ch_exLn[wj];
+            wkn_exSn = ch_exSn[wj];
         end
     end
     if (!wkn_hit)
@@ -234,27 +234,27 @@ always @* begin
     wkn_rsmall = 0;
     wkn_rfirst = 0;
     wkn_rhs = 0;
-    for (ei = 0; ei < KMAX; ei = ei + 1) begin
-        wkn_p = wkn_pos[ei*LW +: LW];
-        wkn_rpos[ei*LW +: LW] = wkn_p;
+    for (ri = 0; ri < KMAX; ri = ri + 1) begin
+        wkn_p = wkn_pos[ri*LW +: LW];
+        wkn_rpos[ri*LW +: LW] = wkn_p;
         wkn_mkprev = 1'b0;
-        for (ej = 0; ej < WPB; ej = ej + 1) begin
-            if (wkn_p == ej[LW-1:0]) begin
-                wkn_mkprev = ch_mkprev[ej];
-                wkn_rE[ei*PW +: PW] = ch_E[PW*ej +: PW];
-                wkn_rword[ei*32 +: 32] = ch_data[32*ej +: 32];
-                wkn_rsmall[ei] = ch_small[ej];
-                wkn_rhs[ei*3 +: 3] = ch_hs[3*ej +: 3];
+        for (wj = 0; wj < WPB; wj = wj + 1) begin
+            if (wkn_p == wj[LW-1:0]) begin
+                wkn_mkprev = ch_mkprev[wj];
+                wkn_rE[ri*PW +: PW] = ch_E[PW*wj +: PW];
+                wkn_rword[ri*32 +: 32] = ch_data[32*wj +: 32];
+                wkn_rsmall[ri] = ch_small[wj];
+                wkn_rhs[ri*3 +: 3] = ch_hs[3*wj +: 3];
             end
         end
         // Rank 0 starts where the walk stood (its FPDU may be the first of
         // the payload, which no marker before it can start); later ranks
         // start at the previous rank's end, which is never a marker word.
-        if (ei == 0)
-            wkn_ros[ei*LW +: LW] = wkn_nS_in[LW-1:0];
+        if (ri == 0)
+            wkn_ros[ri*LW +: LW] = wkn_nS_in[LW-1:0];
         else
-            wkn_ros[ei*LW +: LW] = wkn_p - {{(LW-1){1'b0}}, wkn_mkprev};
-        wkn_rfirst[ei] = ei == 0 && !wkn_nz_in;
+            wkn_ros[ri*LW +: LW] = wkn_p - {{(LW-1){1'b0}}, wkn_mkprev};
+        wkn_rfirst[ri] = ri == 0 && !wkn_nz_in;
     end
     // Rank 0 is the entry word itself.
     wkn_anyl = wkn_anyl_in || (wkn_hit && wkn_anyle);
@@ -271,15 +271,15 @@ wire [WPB-1:0] wkn_mk = ch_mk & ch_pmask;
 reg wkn_mkany;
 reg [LW-1:0] wkn_om;
 reg [13:0] wkn_ptr;
-integer em;
+integer mj;
 always @* begin
     wkn_mkany = |wkn_mk;
     wkn_om = {LW{1'b0}};
     wkn_ptr = 14'd0;
-    for (em = 0; em < WPB; em = em + 1) begin
-        if (wkn_mk[em]) begin
-            wkn_om = em[LW-1:0];
-            wkn_ptr = {ch_data[32*em + 16 +: 8], ch_data[32*em + 26 +: 6]};
+    for (mj = 0; mj < WPB; mj = mj + 1) begin
+        if (wkn_mk[mj]) begin
+            wkn_om = mj[LW-1:0];
+            wkn_ptr = {ch_data[32*mj + 16 +: 8], ch_data[32*mj + 26 +: 6]};
         end
     end
 end

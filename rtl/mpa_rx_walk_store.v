@@ -141,7 +141,7 @@ reg [RW-1:0] stn_src;
 reg [2:0] stn_nok;
 reg [NREC*RW-1:0] stn_rk;
 reg [NREC*NREC-1:0] stn_lt;
-integer gb, gc;
+integer tb, tc;
 
 always @* begin
     stn_ovf_in = bk_ovfin;
@@ -149,33 +149,33 @@ always @* begin
     stn_in = 0;
     stn_rec = 0;
     stn_ovf = stn_ovf_in;
-    for (gb = 0; gb < NREC; gb = gb + 1) begin
-        stn_src = rec_add(bk_rk[gb*RW +: RW], {{(4-RW){1'b0}}, bk_pptr});
-        stn_in[gb] = {{(5-RW){1'b0}}, bk_rk[gb*RW +: RW]} < {2'b00, sl_npush};
-        stn_blk = stn_ovf_in || bank_full[gb];
-        for (gc = 0; gc < NREC; gc = gc + 1)
-            if (gc != gb && bk_lt[gc*NREC + gb] && bank_full[gc])
+    for (tb = 0; tb < NREC; tb = tb + 1) begin
+        stn_src = rec_add(bk_rk[tb*RW +: RW], {{(4-RW){1'b0}}, bk_pptr});
+        stn_in[tb] = {{(5-RW){1'b0}}, bk_rk[tb*RW +: RW]} < {2'b00, sl_npush};
+        stn_blk = stn_ovf_in || bank_full[tb];
+        for (tc = 0; tc < NREC; tc = tc + 1)
+            if (tc != tb && bk_lt[tc*NREC + tb] && bank_full[tc])
                 stn_blk = 1'b1;
-        stn_wr[gb] = stn_in[gb] && !stn_blk;
-        if (stn_in[gb] && stn_blk)
+        stn_wr[tb] = stn_in[tb] && !stn_blk;
+        if (stn_in[tb] && stn_blk)
             stn_ovf = 1'b1;
-        for (gc = 0; gc < NREC; gc = gc + 1)
-            if (stn_src == gc[RW-1:0])
-                stn_rec[gb*WALK_REC_W +: WALK_REC_W] = rec_pack(rs_lseq[gc*PW +: PW], rs_word[gc*32 +: 32],
-                    rs_hdr[gc*128 +: 128], rs_first[gc], sl_lastf[gc]);
+        for (tc = 0; tc < NREC; tc = tc + 1)
+            if (stn_src == tc[RW-1:0])
+                stn_rec[tb*WALK_REC_W +: WALK_REC_W] = rec_pack(rs_lseq[tc*PW +: PW], rs_word[tc*32 +: 32],
+                    rs_hdr[tc*128 +: 128], rs_first[tc], sl_lastf[tc]);
     end
     stn_nok = 3'd0;
-    for (gb = 0; gb < NREC; gb = gb + 1)
-        stn_nok = stn_nok + {2'd0, stn_wr[gb]};
+    for (tb = 0; tb < NREC; tb = tb + 1)
+        stn_nok = stn_nok + {2'd0, stn_wr[tb]};
     stn_lt = 0;
-    for (gc = 0; gc < NREC; gc = gc + 1)
-        for (gb = 0; gb < NREC; gb = gb + 1)
-            if (gc != gb)
-                stn_lt[gc*NREC + gb] = bk_lt[gc*NREC + gb] ^ stn_wr[gc] ^ stn_wr[gb];
+    for (tc = 0; tc < NREC; tc = tc + 1)
+        for (tb = 0; tb < NREC; tb = tb + 1)
+            if (tc != tb)
+                stn_lt[tc*NREC + tb] = bk_lt[tc*NREC + tb] ^ stn_wr[tc] ^ stn_wr[tb];
     stn_rk = 0;
-    for (gb = 0; gb < NREC; gb = gb + 1)
-        for (gc = 0; gc < NREC; gc = gc + 1)
-            stn_rk[gb*RW +: RW] = stn_rk[gb*RW +: RW] + {{(RW-1){1'b0}}, stn_lt[gc*NREC + gb]};
+    for (tb = 0; tb < NREC; tb = tb + 1)
+        for (tc = 0; tc < NREC; tc = tc + 1)
+            stn_rk[tb*RW +: RW] = stn_rk[tb*RW +: RW] + {{(RW-1){1'b0}}, stn_lt[tc*NREC + tb]};
 end
 
 always @(posedge clk) begin
@@ -226,14 +226,14 @@ endgenerate
 
 reg [WALK_REC_W-1:0] rd_rec;
 reg rd_valid;
-integer ok_;
+integer rb;
 always @* begin
     rd_rec = {WALK_REC_W{1'b0}};
     rd_valid = 1'b0;
-    for (ok_ = 0; ok_ < NREC; ok_ = ok_ + 1) begin
-        if (rd_slot == ok_[RW-1:0]) begin
-            rd_rec = bank_data[ok_*WALK_REC_W +: WALK_REC_W];
-            rd_valid = bank_valid[ok_];
+    for (rb = 0; rb < NREC; rb = rb + 1) begin
+        if (rd_slot == rb[RW-1:0]) begin
+            rd_rec = bank_data[rb*WALK_REC_W +: WALK_REC_W];
+            rd_valid = bank_valid[rb];
         end
     end
 end

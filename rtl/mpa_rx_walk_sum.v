@@ -152,16 +152,16 @@ reg totn_mkerr;
 reg [15:0] totn_nstored;
 reg [7:0] totn_nrfc, totn_ndraft;
 reg [WALK_SUM_W-1:0] totn_sum;
-integer hc;
+integer tk;
 
 always @* begin
     totn_nstored = (st_first ? 16'd0 : fr_nstored) + {13'd0, st_nok};
     totn_mkerr = (!st_first && fr_mkerr) || (|st_mkerr);
     totn_nrfc = st_first ? 8'd0 : fr_nrfc;
     totn_ndraft = st_first ? 8'd0 : fr_ndraft;
-    for (hc = 0; hc < NCRC; hc = hc + 1) begin
-        totn_nrfc = totn_nrfc + {7'd0, st_rfc[hc]};
-        totn_ndraft = totn_ndraft + {7'd0, st_draft[hc]};
+    for (tk = 0; tk < NCRC; tk = tk + 1) begin
+        totn_nrfc = totn_nrfc + {7'd0, st_rfc[tk]};
+        totn_ndraft = totn_ndraft + {7'd0, st_draft[tk]};
     end
     totn_sum = {WALK_SUM_W{1'b0}};
     totn_sum[WALK_SUM_NRFC +: WALK_SUM_NRFC_W] = totn_nrfc;

@@ -154,16 +154,16 @@ end
 
 // First and last payload word of the beat.
 reg [LW-1:0] in_j0, in_hi;
-integer ai;
+integer ij;
 always @* begin
     in_j0 = {LW{1'b0}};
     in_hi = {LW{1'b0}};
-    for (ai = WPB - 1; ai >= 0; ai = ai - 1)
-        if (in_pmask[ai])
-            in_j0 = ai[LW-1:0];
-    for (ai = 0; ai < WPB; ai = ai + 1)
-        if (in_pmask[ai])
-            in_hi = ai[LW-1:0];
+    for (ij = WPB - 1; ij >= 0; ij = ij - 1)
+        if (in_pmask[ij])
+            in_j0 = ij[LW-1:0];
+    for (ij = 0; ij < WPB; ij = ij + 1)
+        if (in_pmask[ij])
+            in_hi = ij[LW-1:0];
 end
 
 // Marker grid phase: word 0 of the beat is in_ph words past a marker
@@ -171,12 +171,12 @@ end
 // Worked out as the beat enters stage in (ph_next: the phase of the beat
 // after the last one).
 reg [LW-1:0] inn_j0;
-integer ii;
+integer nj;
 always @* begin
     inn_j0 = {LW{1'b0}};
-    for (ii = WPB - 1; ii >= 0; ii = ii - 1)
-        if (w_pmask[ii])
-            inn_j0 = ii[LW-1:0];
+    for (nj = WPB - 1; nj >= 0; nj = nj - 1)
+        if (w_pmask[nj])
+            inn_j0 = nj[LW-1:0];
 end
 wire inn_pfirst = (|w_pmask) && !(frame_open && pay_seen);
 reg [6:0] ph_next = 7'd0, in_ph = 7'd0;
