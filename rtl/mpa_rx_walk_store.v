@@ -22,7 +22,9 @@
  * NREC)))) and all the frame's later records are dropped. A bank holds
  * BANK_DEPTH + 1 records (its RAM and output register), so records are
  * dropped only with NREC * (BANK_DEPTH + 1) >= MAX_FPDUS records stored
- * (514, 514, 771, 645 for MAX_FPDUS = 512 at 64, 128, 256, 512 bits).
+ * (514, 514, 771, 645 for MAX_FPDUS = 512 at 64, 128, 256, 512 bits,
+ * which holds the 448 records of a 9000-octet MTU frame of minimal
+ * 20-octet FPDUs and the start of the next).
  * A record written in cycle t is on rec_* from cycle t + 2 when nothing is
  * ahead of it.
  * Read (rec_valid / rec_ready, first word fall through): the records in
