@@ -23,7 +23,8 @@ YOSYS_READ := read_verilog -Irtl
 WALK_SRCS := rtl/mpa_rx_walk.v $(sort $(wildcard rtl/mpa_rx_walk_*.v)) rtl/mpa_rx_delay.v \
 	rtl/mpa_rx_fifo.v rtl/crc32c.v
 # The sources of the whole receiver mpa_rx (co-simulation, synthesis).
-MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v $(WALK_SRCS) rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
+MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_ingress.v rtl/mpa_rx_parse.v rtl/mpa_rx_ctx.v rtl/mpa_rx_feed.v \
+	$(WALK_SRCS) rtl/mpa_rx_frame.v rtl/mpa_rx_verdict.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
 
 .PHONY: rtl-force
 rtl-force:
