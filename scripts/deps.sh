@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the tools the project needs when they are missing (idempotent).
 # Debian packages: verilator, iverilog, yosys, nextpnr-ice40, fpga-icestorm,
-# tshark, and zlib for Verilator's FST tracing.
+# tshark, zlib for Verilator's FST tracing, and GNU time (peak RSS for
+# `make bench-replay`).
 set -eu
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -13,6 +14,7 @@ have_cmd nextpnr-ice40 || need="$need nextpnr-ice40"
 have_cmd icepack       || need="$need fpga-icestorm"
 have_cmd tshark        || need="$need tshark"
 have_pkg zlib1g-dev    || need="$need zlib1g-dev"
+[ -x /usr/bin/time ]   || need="$need time"
 if [ -z "$need" ]; then
 	echo "deps: all tools present"
 	exit 0
