@@ -7,12 +7,18 @@
 # trace (.vcd) are kept in OUT/NAME/.
 #
 # Flow: yosys read_verilog -formal (with the property modules of
-# RTL/formal), chparam, prep -top, [memory_map], async2sync, dffunmap,
-# write_smt2 -wires. The memories column says how memories reach the
-# solver: `array` (SMT arrays) or `map` (memory_map: registers and muxes).
-# Which is faster depends on the shape: a 4 x 577-bit FIFO's induction
-# step took 53 s as arrays and 4 s mapped; a 16 x 64-bit one 6 s as arrays
-# and over 300 s mapped. Then yosys-smtbmc -s z3:
+# RTL/formal), chparam, prep -top, the proof's extra passes, async2sync,
+# dffunmap, write_smt2 -wires. The passes column holds Yosys commands run
+# after prep (`-`: none), separated by `;`:
+#   memory_map: memories as registers and muxes instead of SMT arrays;
+#     which is faster depends on the shape: a 4 x 577-bit FIFO's induction
+#     step took 53 s as arrays and 4 s mapped, a 16 x 64-bit one 6 s as
+#     arrays and over 300 s mapped;
+#   cutpoint SIGNALS: the signals become free inputs (an abstraction: what
+#     is proven holds for any value of them, so it holds for the real
+#     logic too); used to cut a datapath that the properties do not read
+#     and that z3 cannot even load in time (crc32c's XOR matrices).
+# Then yosys-smtbmc -s z3:
 #   prove K or K/B: k-induction: the base case (BMC from reset, B steps;
 #            B = K when not given, B >= K) and the induction step (-i, K
 #            steps); both must pass. A deeper base case finds a real
@@ -42,7 +48,7 @@ top=$(field 2)
 params=$(field 3)
 defines=$(field 4)
 sources=$(field 5)
-memories=$(field 6)
+passes=$(field 6)
 mode=$(field 7)
 depth=$(field 8)
 expect=$(field 9)
@@ -61,11 +67,8 @@ chp=""
 for p in $params; do chp="$chp -set ${p%%=*} ${p#*=}"; done
 chparam=""
 [ -n "$chp" ] && chparam="chparam$chp $top;"
-case $memories in
-map) memmap="memory_map; opt_clean;" ;;
-array) memmap="" ;;
-*) echo "prove.sh: $name: memories must be array or map, not '$memories'" >&2; exit 2 ;;
-esac
+extra=""
+[ "$passes" = - ] || extra="$passes; opt_clean;"
 
 start=$(date +%s.%N)
 result=FAIL
@@ -84,7 +87,7 @@ finish() {
 }
 
 if ! yosys -q -l "$dir/yosys.log" -p "read_verilog -formal -I$rtl$defs$srcs; $chparam
-	prep -top $top; $memmap async2sync; dffunmap; write_smt2 -wires $dir/model.smt2" >/dev/null 2>&1; then
+	prep -top $top; $extra async2sync; dffunmap; write_smt2 -wires $dir/model.smt2" >/dev/null 2>&1; then
 	detail="yosys: $(grep -m1 -i 'error' "$dir/yosys.log")"
 	finish
 	exit 0
