@@ -30,8 +30,9 @@
  * reset value starts at an arbitrary value there, so a rule proven for
  * every initial state holds whatever an uninitialized register holds.
  *
- * f_wait counts the cycles tready has been low (for a caller's covers and
- * invariants).
+ * f_wait counts the cycles tready has been low, and f_held is high when the
+ * rule makes tvalid high in this cycle (a transfer waited in the last one):
+ * for a caller's covers and induction invariants.
  */
 /* verilator lint_off UNUSEDPARAM */
 module mpa_rx_faxis #(
@@ -49,7 +50,8 @@ module mpa_rx_faxis #(
     input  wire [WIDTH-1:0]       tdata,
     input  wire                   tvalid,
     input  wire                   tready,
-    output reg  [F_WAIT_BITS-1:0] f_wait
+    output reg  [F_WAIT_BITS-1:0] f_wait,
+    output wire                   f_held
 );
 /* verilator lint_on UNUSEDPARAM */
 
@@ -68,7 +70,8 @@ end
 
 // the sender's rules, one bit each
 wire f_valid_rule = !(f_past_valid && f_prev_rst) || !tvalid;
-wire f_hold_rule = !(f_past_valid && !f_prev_rst && f_prev_wait) || (tvalid && tdata == f_prev_data);
+assign f_held = f_past_valid && !f_prev_rst && f_prev_wait;
+wire f_hold_rule = !f_held || (tvalid && tdata == f_prev_data);
 
 // the receiver's rule
 initial f_wait = {F_WAIT_BITS{1'b0}};
@@ -98,6 +101,7 @@ endgenerate
 `else
 always @(posedge clk)
     f_wait <= {F_WAIT_BITS{1'b0}};
+assign f_held = 1'b0;
 wire unused = &{1'b0, rst, tdata, tvalid, tready};
 `endif
 

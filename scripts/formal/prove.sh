@@ -53,6 +53,8 @@ mode=$(field 7)
 depth=$(field 8)
 expect=$(field 9)
 group=$(field 10)
+solver=$(field 11)
+[ -n "$solver" ] || solver=z3
 
 dir=$out/$name
 rm -rf "$dir"
@@ -97,7 +99,7 @@ fi
 smt() {
 	log=$dir/$1.log
 	shift
-	timeout "$timeout_s" yosys-smtbmc -s z3 "$@" "$dir/model.smt2" > "$log" 2>&1
+	timeout "$timeout_s" yosys-smtbmc -s "$solver" "$@" "$dir/model.smt2" > "$log" 2>&1
 	rc=$?
 	if [ $rc -eq 124 ]; then status=TIMEOUT; elif [ $rc -eq 0 ]; then status=PASSED; else status=FAILED; fi
 }
