@@ -4,7 +4,8 @@
 # method and depth, expected result), run by scripts/formal/prove.sh.
 #
 #   make formal                        every proof, FORMAL_JOBS at a time, then the table;
-#                                      fails on any failed proof, or past FORMAL_BUDGET seconds
+#                                      fails on any failed proof, or when the proofs' CPU
+#                                      time over FORMAL_JOBS cores is past FORMAL_BUDGET seconds
 #   make formal FORMAL_ONLY="a b"      only these proofs
 #   make formal-mutants                every mutant of scripts/formal/mutants.txt: a small
 #                                      fault in a copy of the RTL whose proof must fail
@@ -19,7 +20,10 @@ MUTANT_DIR     := $(RTL_BUILD)/formal-mutants
 FORMAL_TABLE   := scripts/formal/proofs.txt
 MUTANT_TABLE   := scripts/formal/mutants.txt
 FORMAL_JOBS    ?= 2
-# seconds for the whole of `make formal` on this 2-core machine
+# seconds for the whole of `make formal` on this 2-core machine: the CPU time
+# of its proofs over FORMAL_JOBS cores (the wall time on the machine alone;
+# the table shows the wall time of the run too, which load from other jobs
+# stretches)
 FORMAL_BUDGET  ?= 600
 # seconds for one solver run before it counts as failed (TIMEOUT)
 FORMAL_TIMEOUT ?= 300
@@ -34,7 +38,7 @@ formal:
 	@mkdir -p $(FORMAL_DIR)
 	@start=$$(date +%s); \
 	 $(MAKE) --no-print-directory -k -j$(FORMAL_JOBS) formal-run; \
-	 sh scripts/formal/summary.sh proofs $(FORMAL_DIR) $$start $(FORMAL_BUDGET) $(FORMAL_ONLY)
+	 sh scripts/formal/summary.sh proofs $(FORMAL_DIR) $$start $(FORMAL_BUDGET) $(FORMAL_JOBS) $(FORMAL_ONLY)
 
 formal-run: $(FORMAL_ONLY:%=$(FORMAL_DIR)/%.result)
 
@@ -46,7 +50,7 @@ formal-mutants:
 	@mkdir -p $(MUTANT_DIR)
 	@start=$$(date +%s); \
 	 $(MAKE) --no-print-directory -k -j$(FORMAL_JOBS) mutants-run; \
-	 sh scripts/formal/summary.sh mutants $(MUTANT_DIR) $$start 0 $(MUTANTS_ONLY)
+	 sh scripts/formal/summary.sh mutants $(MUTANT_DIR) $$start 0 $(FORMAL_JOBS) $(MUTANTS_ONLY)
 
 mutants-run: $(MUTANTS_ONLY:%=$(MUTANT_DIR)/%.result)
 

@@ -793,7 +793,7 @@ always @* begin
         assert (!f_vq_take || (f_p_left == 16'd0 && !f_p_tok));
         // its token comes when all its records are taken
         assert (!(tok_valid && f_vq_take) || f_h_taken + {15'd0, f_take_h} == f_nrec);
-        assert (!(tok_valid && !f_vq_take) || (f_p_tok && f_p_left == {15'd0, f_rec_take}));
+        assert (!(tok_valid && !f_vq_take) || (f_p_tok && f_p_left == {15'd0, f_rec_take && f_own_p}));
         assert (!f_p_tok || EVT_LANES == 2);
         assert (f_p_left == 16'd0 || f_p_tok);
     end
@@ -1058,6 +1058,83 @@ if (EVT_LANES == 1) begin : f_one
             end
             if (ph == 3'd5)
                 assert (deliver && placed);
+        end
+    end
+end
+
+if (EVT_LANES == 2) begin : f_two
+    wire [1:0] rs = g_wide.rs;
+    wire       cf_v = g_wide.cf_v;
+    wire       rs_cf = g_wide.rs_cf;
+    wire       pre = g_wide.pre;
+    // the record stage's copy of its record and of its frame's fields
+    wire [RB_W-1:0] g_rec = {g_wide.g_hdr, g_wide.g_ctrl, g_wide.g_ulen, g_wide.g_lseq_w};
+    always @* begin
+        if (!rst) begin
+            assert (rs != 2'd3);
+            assert (g_wide.ndesc1 == g_wide.ndesc + 16'd1);
+            // cf is the frame taken last while it waits for its token
+            assert (cf_v == f_p_tok);
+            if (cf_v) begin
+                assert (f_nd == g_wide.ndesc);
+                assert (g_wide.cf_left == f_p_left && g_wide.cf_more == (f_p_left != 16'd0));
+                assert (g_wide.cf_place == (f_p[FB_VERDICT +: 2] == V_PLACE));
+                assert (g_wide.cf_idx == f_p[FB_IDX +: IDX_BITS] && g_wide.cf_dv == f_p[FB_DV +: 2]);
+                assert (g_wide.cf_mk == f_p[FB_MK] && g_wide.cf_mph == f_p[FB_MPH +: 9]);
+                assert (g_wide.cf_p0 == f_p[FB_P0 +: 16] && g_wide.cf_seq == f_p[FB_SEQ +: 32]);
+                assert (g_wide.cf_inorder == f_p[FB_INORDER] && g_wide.cf_stream == f_p[FB_STREAM +: 12]);
+                assert (g_wide.cf_beats == f_p[FB_BEATS +: 16] && g_wide.cf_reason == f_p[FB_REASON +: 4]);
+                assert (g_wide.cf_verdict == f_p[FB_VERDICT +: 2]);
+                // cf's last record is in the record stage until its beat
+                assert (!(g_wide.cf_place && f_p_left == 16'd0) || (rs != 2'd0 && rs_cf));
+                assert (g_wide.cf_place || rs == 2'd0 || !rs_cf);
+            end else begin
+                assert (f_nd == 16'd0 && f_p_left == 16'd0);
+                assert (rs == 2'd0 || !rs_cf);
+            end
+            // a record looked up before its frame's VERDICT beat
+            assert (pre == (rs != 2'd0 && !rs_cf));
+            assert (f_h_taken == {15'd0, pre});
+            if (pre)
+                assert (f_vq_held && place && f_rf == f_head);
+            if (rs != 2'd0 && rs_cf)
+                assert (cf_v && f_rf == f_p);
+            if (rs != 2'd0) begin
+                assert (g_rec == f_r);
+                assert (g_wide.g_idx == f_rf[FB_IDX +: IDX_BITS] && g_wide.g_seq == f_rf[FB_SEQ +: 32]);
+                assert (g_wide.g_inorder == f_rf[FB_INORDER] && g_wide.g_stream == f_rf[FB_STREAM +: 12]);
+                assert (g_wide.g_mk == f_rf[FB_MK] && g_wide.g_mph == f_rf[FB_MPH +: 9]);
+                assert (g_wide.g_p0 == f_rf[FB_P0 +: 16]);
+                assert (f_r_te == (fs_stag[8 +: SB] == f_si));
+                assert (f_r_tb == ({f_rf[FB_IDX +: IDX_BITS], fs_qn[1:0], fs_msn[RB-1:0]} == f_bi));
+                assert (f_r_tq == ({f_rf[FB_IDX +: IDX_BITS], fs_qn[1:0]} == f_qi));
+                if (f_r_te)
+                    assert (st_q == {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len});
+                if (f_r_tb)
+                    assert (bf_q == {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len});
+                if (f_r_tq)
+                    assert (cur_q == f_lk_c);
+                assert (n == fs_n && short_q == fs_short && nz_q == (fs_n != 16'd0));
+                assert (e_lo == {1'b0, fs_t ? fs_to[31:0] : fs_mo} + {17'd0, fs_n});
+                assert (e_hi == (fs_t ? fs_to[63:32] : 32'd0) && e_hi1 == {1'b0, e_hi} + 33'd1);
+                assert (dv_bad_q == fs_dv_bad && qn_bad_q == (fs_qn > 32'd2));
+            end
+            if (rs == 2'd2) begin
+                assert (o_s == o_s_w);
+                assert (c_stag == (!st_valid || st_stag != r_stag));
+                assert (c_assoc == (st_stream != s_stream));
+                assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
+                assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
+                assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
+                assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
+                assert (c_msn == msn_d[31]);
+                assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
+                assert (c_mo == (r_mo > bf_len));
+                assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
+                assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
+                assert (dest_h0 == base_hi + off_hi);
+                assert (dest_h1 == dest_h1_w[32:1]);
+            end
         end
     end
 end

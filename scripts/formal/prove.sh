@@ -1,7 +1,10 @@
 #!/bin/sh
 # prove.sh NAME OUT [RTL]: run the proof NAME of scripts/formal/proofs.txt
 # and write OUT/NAME.result, one line:
-#   name|group|method|depth|seconds|PASS or FAIL|detail
+#   name|group|method|depth|seconds|PASS or FAIL|detail|cpu seconds
+# (seconds: wall time of Yosys and the solver runs; cpu seconds: the CPU
+# time they used, user and system: on a machine shared with other jobs the
+# wall time grows with the load, the CPU time does not).
 # RTL is the directory read for rtl/ (default rtl; make formal-mutants
 # passes a patched copy). Logs, the SMT-LIB model and any counterexample
 # trace (.vcd) are kept in OUT/NAME/.
@@ -80,12 +83,15 @@ method=$mode
 finish() {
 	end=$(date +%s.%N)
 	secs=$(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')
+	# the CPU time of every process this script waited for (the second line of times)
+	times > "$dir/times.txt"
+	cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] }; printf "%.1f", t }' "$dir/times.txt")
 	got=$result
 	if [ "$expect" = fail ]; then
 		if [ "$result" = FAIL ]; then got=PASS; detail="failed as expected: $detail"; else got=FAIL; detail="expected to fail, passed"; fi
 	fi
-	echo "$name|$group|$method|$depth|$secs|$got|$detail" > "$out/$name.result"
-	echo "formal $name: $got ($method $depth, ${secs}s) $detail"
+	echo "$name|$group|$method|$depth|$secs|$got|$detail|$cpu" > "$out/$name.result"
+	echo "formal $name: $got ($method $depth, ${secs}s, CPU ${cpu}s) $detail"
 }
 
 if ! yosys -q -l "$dir/yosys.log" -p "read_verilog -formal -I$rtl$defs$srcs; $chparam
@@ -99,7 +105,7 @@ fi
 smt() {
 	log=$dir/$1.log
 	shift
-	timeout "$timeout_s" yosys-smtbmc -s "$solver" "$@" "$dir/model.smt2" > "$log" 2>&1
+	timeout "$timeout_s" yosys-smtbmc -s "$solver" --noprogress "$@" "$dir/model.smt2" > "$log" 2>&1
 	rc=$?
 	if [ $rc -eq 124 ]; then status=TIMEOUT; elif [ $rc -eq 0 ]; then status=PASSED; else status=FAILED; fi
 }
