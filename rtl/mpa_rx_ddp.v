@@ -750,7 +750,7 @@ end
 // receive buffer {context, QN, MSN mod RQ_DEPTH} (f_bi), whose entries the
 // properties model from the configuration writes alone (docs/design.md
 // section 4's cfg_data layouts):
-//   - each record belongs to one frame: a frame takes exactly its f_nrec
+//   - each record belongs to one frame: a frame takes exactly its vq_nrec
 //     records, in order, none before it is at the queue's head (one lane)
 //     or taken (two lanes), none after its token;
 //   - a PLACED event and a placement descriptor only for a record of a
@@ -776,14 +776,8 @@ always @*
     if (!f_past_valid)
         assume (rst);
 
-// the frame at the verdict queue's head, as one bundle
-localparam FB_VERDICT = 0, FB_REASON = 2, FB_DROP = 6, FB_IDX = 8, FB_SEQ = FB_IDX + IDX_BITS,
-           FB_END = FB_SEQ + 32, FB_PLEN = FB_END + 32, FB_BEATS = FB_PLEN + 16, FB_ADV = FB_BEATS + 16,
-           FB_INORDER = FB_ADV + 32, FB_NREC = FB_INORDER + 1, FB_STREAM = FB_NREC + 16,
-           FB_DV = FB_STREAM + 12, FB_MK = FB_DV + 2, FB_MPH = FB_MK + 1, FB_P0 = FB_MPH + 9,
-           FB_NRFC = FB_P0 + 16, FB_NDRAFT = FB_NRFC + 8, FB_W = FB_NDRAFT + 8;
-wire [FB_W-1:0] f_head = {f_ndraft, f_nrfc, f_p0, f_mph, f_mk, f_dv, f_stream, f_nrec, f_inorder, f_adv, f_beats,
-                          f_plen, f_end, f_seq, f_idx, f_drop, f_reason, f_verdict};
+// the frame at the verdict queue's head: its verdict record
+wire [VQ_W-1:0] f_head = vq_data;
 localparam RB_LSEQ = 0, RB_ULEN = 16, RB_CTRL = 32, RB_HDR = 40, RB_W = 168;
 wire [RB_W-1:0] f_rhead = {rec_hdr, rec_ctrl, rec_ulen, rec_lseq_w};
 
@@ -791,8 +785,8 @@ wire [RB_W-1:0] f_rhead = {rec_hdr, rec_ctrl, rec_ulen, rec_lseq_w};
 // behind never fill
 wire [15:0] f_vq_wait, f_rec_wait, f_evt_wait;
 wire f_vq_held, f_rec_held, f_evt_held;
-mpa_rx_faxis #(.WIDTH(FB_W), .F_DUT_SENDS(0)) f_vq (
-    .clk(clk), .rst(rst), .tdata(f_head), .tvalid(f_valid), .tready(f_ready), .f_wait(f_vq_wait),
+mpa_rx_faxis #(.WIDTH(VQ_W), .F_DUT_SENDS(0)) f_vq (
+    .clk(clk), .rst(rst), .tdata(f_head), .tvalid(vq_valid), .tready(vq_ready), .f_wait(f_vq_wait),
     .f_held(f_vq_held));
 mpa_rx_faxis #(.WIDTH(RB_W), .F_DUT_SENDS(0)) f_rec (
     .clk(clk), .rst(rst), .tdata(f_rhead), .tvalid(rec_valid), .tready(rec_ready), .f_wait(f_rec_wait),
@@ -809,14 +803,14 @@ end
 // f_p: the frame taken last from the queue, with f_p_left of its records
 // not yet taken; a record at the FIFO head belongs to it while f_p_left is
 // not zero, else to the frame at the queue's head.
-wire f_vq_take = f_valid && f_ready;
+wire f_vq_take = vq_valid && vq_ready;
 wire f_rec_take = rec_valid && rec_ready;
 reg  [15:0] f_h_taken = 16'd0;      // records of the head frame taken
 reg  [15:0] f_p_left = 16'd0;
-reg  [FB_W-1:0] f_p;
+reg  [VQ_W-1:0] f_p;
 reg  f_p_tok = 1'b0;                // f_p still waits for its token
 wire f_own_p = f_p_left != 16'd0;
-wire [FB_W-1:0] f_own = f_own_p ? f_p : f_head;
+wire [VQ_W-1:0] f_own = f_own_p ? f_p : f_head;
 wire f_take_h = f_rec_take && !f_own_p;
 always @(posedge clk) begin
     if (f_rec_take) begin
@@ -829,7 +823,7 @@ always @(posedge clk) begin
         f_p_tok <= 1'b0;
     if (f_vq_take) begin
         f_p <= f_head;
-        f_p_left <= f_nrec - f_h_taken - {15'd0, f_take_h};
+        f_p_left <= vq_nrec - f_h_taken - {15'd0, f_take_h};
         f_p_tok <= !tok_valid;
         f_h_taken <= 16'd0;
     end
@@ -841,14 +835,14 @@ always @(posedge clk) begin
 end
 always @* begin
     if (!rst) begin
-        // no record without a frame, none beyond a frame's f_nrec
-        assert (!f_rec_take || f_own_p || f_valid);
-        assert (!f_valid || f_h_taken + {15'd0, f_take_h} <= f_nrec);
+        // no record without a frame, none beyond a frame's vq_nrec
+        assert (!f_rec_take || f_own_p || vq_valid);
+        assert (!vq_valid || f_h_taken + {15'd0, f_take_h} <= vq_nrec);
         // a frame is taken only when the one before has all its records
         // and its token
         assert (!f_vq_take || (f_p_left == 16'd0 && !f_p_tok));
         // its token comes when all its records are taken
-        assert (!(tok_valid && f_vq_take) || f_h_taken + {15'd0, f_take_h} == f_nrec);
+        assert (!(tok_valid && f_vq_take) || f_h_taken + {15'd0, f_take_h} == vq_nrec);
         assert (!(tok_valid && !f_vq_take) || (f_p_tok && f_p_left == {15'd0, f_rec_take && f_own_p}));
         assert (!f_p_tok || EVT_LANES == 2);
         assert (f_p_left == 16'd0 || f_p_tok);
@@ -875,28 +869,28 @@ wire f_cfg = cfg_valid && !busy;
 // lane, lane 1 of a record's beat with two
 wire [127:0] f_dl_ev = EVT_LANES == 1 ? m_evt_tdata[127:0] : m_evt_tdata[EVT_LANES*128-1 -: 128];
 wire         f_dl_on = EVT_LANES == 1 ? 1'b1 : m_evt_tkeep[EVT_LANES*16-1];
-wire f_dl = m_evt_tvalid && m_evt_tready && f_dl_on && f_dl_ev[127:124] == E_DELIVERED && !f_dl_ev[31];
-wire [QA-1:0] f_dl_q = {f_dl_ev[112 +: IDX_BITS], f_dl_ev[19:18]};
+wire f_dl = m_evt_tvalid && m_evt_tready && f_dl_on && f_dl_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_DELIVERED && !f_dl_ev[EVT_CTRL + DDPC_T];
+wire [QA-1:0] f_dl_q = {f_dl_ev[EVT_IDX +: IDX_BITS], f_dl_ev[EVT_QN +: EVT_QN_W]};
 reg  [31:0] f_lk_c;     // the current MSN the record's lookup read
 wire [31:0] fc_next = f_dl && f_dl_q == f_qi ? f_lk_c + 32'd1 : fc_msn;
 always @(posedge clk) begin
-    if (f_cfg && cfg_op == 3'd1 && cfg_index[SB-1:0] == f_si) begin
-        fe_valid <= cfg_data[0];
-        fe_stag <= cfg_data[63:32];
-        fe_stream <= cfg_data[75:64];
-        fe_base <= cfg_data[191:128];
-        fe_len <= cfg_data[255:192];
+    if (f_cfg && cfg_op == CFG_OP_STAG && cfg_index[SB-1:0] == f_si) begin
+        fe_valid <= cfg_data[STAG_VALID];
+        fe_stag <= cfg_data[STAG_STAG +: STAG_STAG_W];
+        fe_stream <= cfg_data[STAG_STREAM +: STAG_STREAM_W];
+        fe_base <= cfg_data[STAG_BASE +: STAG_BASE_W];
+        fe_len <= cfg_data[STAG_LEN +: STAG_LEN_W];
     end
-    if (f_cfg && cfg_op == 3'd2 && {cfg_index[IDX_BITS-1:0], cfg_data[1:0], cfg_data[32 +: RB]} == f_bi) begin
-        fb_valid <= cfg_data[2];
-        fb_msn <= cfg_data[63:32];
-        fb_stream <= cfg_data[75:64];
-        fb_base <= cfg_data[191:128];
-        fb_len <= cfg_data[223:192];
+    if (f_cfg && cfg_op == CFG_OP_POST && {cfg_index[IDX_BITS-1:0], cfg_data[RBUF_QN +: RBUF_QN_W], cfg_data[RBUF_MSN +: RB]} == f_bi) begin
+        fb_valid <= cfg_data[RBUF_VALID];
+        fb_msn <= cfg_data[RBUF_MSN +: RBUF_MSN_W];
+        fb_stream <= cfg_data[RBUF_STREAM +: RBUF_STREAM_W];
+        fb_base <= cfg_data[RBUF_BASE +: RBUF_BASE_W];
+        fb_len <= cfg_data[RBUF_LEN +: RBUF_LEN_W];
     end
     fc_msn <= fc_next;
-    if (f_cfg && cfg_op == 3'd3 && {cfg_index[IDX_BITS-1:0], cfg_data[1:0]} == f_qi)
-        fc_msn <= cfg_data[63:32];
+    if (f_cfg && cfg_op == CFG_OP_MSN && {cfg_index[IDX_BITS-1:0], cfg_data[QMSN_QN +: QMSN_QN_W]} == f_qi)
+        fc_msn <= cfg_data[QMSN_MSN +: QMSN_MSN_W];
 end
 // the tables hold what the model says. They start with any content, and
 // the first (reset) cycle, from registers without a reset value, may write
@@ -919,7 +913,7 @@ end
 // frame, and the modelled entries it reads (the current MSN with this
 // cycle's DELIVERED update, which the lookup sees).
 reg [RB_W-1:0] f_r;
-reg [FB_W-1:0] f_rf;
+reg [VQ_W-1:0] f_rf;
 reg        f_r_te, f_r_tb, f_r_tq;  // the record reads the tracked STag / buffer / queue
 reg        f_le_valid;
 reg [31:0] f_le_stag;
@@ -936,8 +930,8 @@ always @(posedge clk) begin
         f_r <= f_rhead;
         f_rf <= f_own;
         f_r_te <= h_stag[8 +: SB] == f_si;
-        f_r_tb <= {f_own[FB_IDX +: IDX_BITS], h_qn[1:0], h_msn[RB-1:0]} == f_bi;
-        f_r_tq <= {f_own[FB_IDX +: IDX_BITS], h_qn[1:0]} == f_qi;
+        f_r_tb <= {f_own[VQ_IDX +: IDX_BITS], h_qn[1:0], h_msn[RB-1:0]} == f_bi;
+        f_r_tq <= {f_own[VQ_IDX +: IDX_BITS], h_qn[1:0]} == f_qi;
         {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len} <= {fe_valid, fe_stag, fe_stream, fe_base, fe_len};
         {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len} <= {fb_valid, fb_msn, fb_stream, fb_base, fb_len};
         f_lk_c <= fc_next;
@@ -949,50 +943,50 @@ wire [15:0]  fs_lseq_w = f_r[RB_LSEQ +: 16];
 wire [15:0]  fs_ulen = f_r[RB_ULEN +: 16];
 wire [7:0]   fs_ctrl = f_r[RB_CTRL +: 8];
 wire [127:0] fs_hdr = f_r[RB_HDR +: 128];
-wire         fs_t = fs_ctrl[7];
-wire [31:0]  fs_stag = fs_hdr[127:96];
-wire [63:0]  fs_to = fs_hdr[95:32];
-wire [31:0]  fs_qn = fs_hdr[95:64];
-wire [31:0]  fs_msn = fs_hdr[63:32];
-wire [31:0]  fs_mo = fs_hdr[31:0];
+wire         fs_t = fs_ctrl[DDPC_T];
+wire [31:0]  fs_stag = fs_hdr[DDPH_STAG +: DDPH_STAG_W];
+wire [63:0]  fs_to = fs_hdr[DDPH_TO +: DDPH_TO_W];
+wire [31:0]  fs_qn = fs_hdr[DDPH_QN +: DDPH_QN_W];
+wire [31:0]  fs_msn = fs_hdr[DDPH_MSN +: DDPH_MSN_W];
+wire [31:0]  fs_mo = fs_hdr[DDPH_MO +: DDPH_MO_W];
 wire [15:0]  fs_hl = fs_t ? 16'd14 : 16'd18;
 wire         fs_short = fs_ulen < fs_hl;
 wire [15:0]  fs_n = fs_ulen - fs_hl;
-wire         fs_dv_bad = fs_ctrl[1:0] != f_rf[FB_DV +: 2];
-wire [11:0]  fs_stream = f_rf[FB_STREAM +: 12];
+wire         fs_dv_bad = fs_ctrl[DDPC_DV +: DDPC_DV_W] != f_rf[VQ_DDP_VER +: 2];
+wire [11:0]  fs_stream = f_rf[VQ_STREAM +: 12];
 wire [64:0]  fs_tend = {1'b0, fs_to} + {49'd0, fs_n};          // TO + n
 wire [32:0]  fs_uend = {1'b0, fs_mo} + {17'd0, fs_n};          // MO + n
 wire [31:0]  fs_ahead = fs_msn - f_lk_c;                        // MSN - current MSN
 reg  [3:0]   fs_kind;
 always @* begin
     if (fs_short)
-        fs_kind = K_SHORT;
+        fs_kind = DDP_KIND_SHORT;
     else if (fs_t)
-        fs_kind = fs_dv_bad ? K_T_VERSION :
-                  !f_le_valid || f_le_stag != fs_stag ? K_INV_STAG :
-                  f_le_stream != fs_stream ? K_NOT_ASSOC :
-                  fs_n != 16'd0 && fs_tend > {1'b1, 64'd0} ? K_TO_WRAP :
-                  fs_tend > {1'b0, f_le_len} ? K_BOUNDS : 4'd0;
+        fs_kind = fs_dv_bad ? DDP_KIND_T_VERSION :
+                  !f_le_valid || f_le_stag != fs_stag ? DDP_KIND_INV_STAG :
+                  f_le_stream != fs_stream ? DDP_KIND_NOT_ASSOC :
+                  fs_n != 16'd0 && fs_tend > {1'b1, 64'd0} ? DDP_KIND_TO_WRAP :
+                  fs_tend > {1'b0, f_le_len} ? DDP_KIND_BOUNDS : 4'd0;
     else
-        fs_kind = fs_dv_bad ? K_U_VERSION :
-                  fs_qn > 32'd2 ? K_INV_QN :
-                  fs_ahead[31] ? K_MSN_RANGE :
-                  !f_lb_valid || f_lb_msn != fs_msn || f_lb_stream != fs_stream ? K_NO_BUF :
-                  fs_mo > f_lb_len ? K_INV_MO :
-                  fs_uend > {1'b0, f_lb_len} ? K_TOO_LONG : 4'd0;
+        fs_kind = fs_dv_bad ? DDP_KIND_U_VERSION :
+                  fs_qn > 32'd2 ? DDP_KIND_INV_QN :
+                  fs_ahead[31] ? DDP_KIND_MSN_RANGE :
+                  !f_lb_valid || f_lb_msn != fs_msn || f_lb_stream != fs_stream ? DDP_KIND_NO_BUF :
+                  fs_mo > f_lb_len ? DDP_KIND_INV_MO :
+                  fs_uend > {1'b0, f_lb_len} ? DDP_KIND_TOO_LONG : 4'd0;
 end
 wire fs_tracked = fs_t ? f_r_te : f_r_tb;
 
 // the FPDU event: lane 0 of a beat, PLACED or DDP_ERROR
 wire [127:0] f_ev = m_evt_tdata[127:0];
-wire f_fpdu_ev = m_evt_tvalid && m_evt_tready && (f_ev[127:124] == E_PLACED || f_ev[127:124] == E_DDP_ERROR);
-wire f_placed = f_ev[127:124] == E_PLACED;
+wire f_fpdu_ev = m_evt_tvalid && m_evt_tready && (f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_PLACED || f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_DDP_ERROR);
+wire f_placed = f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_PLACED;
 // the descriptor
-wire [63:0] fd_d = desc_data[63:0];
-wire [15:0] fd_n = desc_data[79:64];
-wire [15:0] fd_os = desc_data[95:80];
-wire [8:0]  fd_mph = desc_data[104:96];
-wire        fd_mk = desc_data[105];
+wire [63:0] fd_d = desc_data[DESC_ADDR +: DESC_ADDR_W];
+wire [15:0] fd_n = desc_data[DESC_LEN +: DESC_LEN_W];
+wire [15:0] fd_os = desc_data[DESC_OFF +: DESC_OFF_W];
+wire [8:0]  fd_mph = desc_data[DESC_MPH +: DESC_MPH_W];
+wire        fd_mk = desc_data[DESC_MARKERS];
 wire [63:0] f_base = fs_t ? f_le_base : f_lb_base;
 wire [63:0] f_len = fs_t ? f_le_len : {32'd0, f_lb_len};
 wire [63:0] f_off = fd_d - f_base;                            // the descriptor's offset in the entry
@@ -1001,20 +995,20 @@ always @* begin
     if (!rst) begin
         if (f_fpdu_ev) begin
             // an FPDU event only for a record of a PLACE frame, with its fields
-            assert (f_rf[FB_VERDICT +: 2] == V_PLACE);
-            assert (f_ev[111:80] == f_rf[FB_SEQ +: 32] + {16'd0, fs_lseq_w[13:0], 2'b00});
-            assert (f_ev[112 +: IDX_BITS] == f_rf[FB_IDX +: IDX_BITS]);
-            assert (f_ev[47:32] == fs_ulen && f_ev[31:24] == fs_ctrl);
-            assert (f_ev[79:48] == (fs_t ? fs_stag : fs_msn));
+            assert (f_rf[VQ_VERDICT +: 2] == VERDICT_PLACE);
+            assert (f_ev[EVT_SEQ +: EVT_SEQ_W] == f_rf[VQ_SEQ +: 32] + {16'd0, fs_lseq_w[13:0], 2'b00});
+            assert (f_ev[EVT_IDX +: IDX_BITS] == f_rf[VQ_IDX +: IDX_BITS]);
+            assert (f_ev[EVT_LEN +: EVT_LEN_W] == fs_ulen && f_ev[EVT_CTRL +: EVT_CTRL_W] == fs_ctrl);
+            assert (f_ev[EVT_KEY +: EVT_KEY_W] == (fs_t ? fs_stag : fs_msn));
             if (fs_tracked)
-                assert (f_ev[23:20] == fs_kind && f_placed == (fs_kind == 4'd0));
+                assert (f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == fs_kind && f_placed == (fs_kind == 4'd0));
         end
         // a descriptor only with a PLACED event of a payload
         assert (!desc_valid || (f_fpdu_ev && f_placed && fs_n != 16'd0));
         assert (!(f_fpdu_ev && f_placed && fs_n != 16'd0) || desc_valid);
         if (desc_valid) begin
             assert (fd_n == fs_n);
-            assert (fd_mk == f_rf[FB_MK] && fd_mph == f_rf[FB_MPH +: 9]);
+            assert (fd_mk == f_rf[VQ_MARKERS] && fd_mph == f_rf[VQ_MPH +: 9]);
             // the first payload octet is not a marker's
             assert (!fd_mk || f_os_ph >= 9'd4);
             if (fs_tracked) begin
@@ -1043,14 +1037,14 @@ always @(posedge clk) begin
     if (rst)
         f_nd <= 16'd0;
 end
-wire [FB_W-1:0] f_tf = f_vq_take ? f_head : f_p;      // the frame a token is for
+wire [VQ_W-1:0] f_tf = f_vq_take ? f_head : f_p;      // the frame a token is for
 always @*
     if (!rst && tok_valid) begin
         // (a token's descriptor count is defined for PLACE frames only)
-        if (tok_data[1:0] == V_PLACE)
-            assert (tok_data[37:22] == f_nd + {15'd0, desc_valid});
-        assert (tok_data[21:6] == f_tf[FB_BEATS +: 16]);
-        assert (tok_data[5:2] == f_tf[FB_REASON +: 4] && tok_data[1:0] == f_tf[FB_VERDICT +: 2]);
+        if (tok_data[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE)
+            assert (tok_data[TOK_NDESC +: TOK_NDESC_W] == f_nd + {15'd0, desc_valid});
+        assert (tok_data[TOK_BEATS +: TOK_BEATS_W] == f_tf[VQ_BEATS +: 16]);
+        assert (tok_data[TOK_REASON +: TOK_REASON_W] == f_tf[VQ_REASON +: 4] && tok_data[TOK_VERDICT +: TOK_VERDICT_W] == f_tf[VQ_VERDICT +: 2]);
     end
 
 
@@ -1076,17 +1070,17 @@ if (EVT_LANES == 1) begin : f_one
                 assert (f_nd == g_one.ndesc);
             end
             if (ph == 3'd1)
-                assert (f_h_taken == 16'd0 && g_one.left == f_nrec);
+                assert (f_h_taken == 16'd0 && g_one.left == vq_nrec);
             if (in_rec)
-                assert (f_h_taken + g_one.left == f_nrec && g_one.left != 16'd0);
+                assert (f_h_taken + g_one.left == vq_nrec && g_one.left != 16'd0);
             if (looked) begin
                 assert (f_rec_held && place);
                 assert (f_r == f_rhead && f_rf == f_head);
                 assert (f_r_te == (h_stag[8 +: SB] == f_si));
-                assert (f_r_tb == ({f_idx, h_qn[1:0], h_msn[RB-1:0]} == f_bi));
+                assert (f_r_tb == ({vq_idx, h_qn[1:0], h_msn[RB-1:0]} == f_bi));
                 if (f_r_te)
                     assert (st_q == {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len});
-                assert (f_r_tq == ({f_idx, h_qn[1:0]} == f_qi));
+                assert (f_r_tq == ({vq_idx, h_qn[1:0]} == f_qi));
                 if (f_r_tb)
                     assert (bf_q == {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len});
                 if (f_r_tq)
@@ -1134,13 +1128,8 @@ if (EVT_LANES == 2) begin : f_two
             if (cf_v) begin
                 assert (f_nd == g_wide.ndesc);
                 assert (g_wide.cf_left == f_p_left && g_wide.cf_more == (f_p_left != 16'd0));
-                assert (g_wide.cf_place == (f_p[FB_VERDICT +: 2] == V_PLACE));
-                assert (g_wide.cf_idx == f_p[FB_IDX +: IDX_BITS] && g_wide.cf_dv == f_p[FB_DV +: 2]);
-                assert (g_wide.cf_mk == f_p[FB_MK] && g_wide.cf_mph == f_p[FB_MPH +: 9]);
-                assert (g_wide.cf_p0 == f_p[FB_P0 +: 16] && g_wide.cf_seq == f_p[FB_SEQ +: 32]);
-                assert (g_wide.cf_inorder == f_p[FB_INORDER] && g_wide.cf_stream == f_p[FB_STREAM +: 12]);
-                assert (g_wide.cf_beats == f_p[FB_BEATS +: 16] && g_wide.cf_reason == f_p[FB_REASON +: 4]);
-                assert (g_wide.cf_verdict == f_p[FB_VERDICT +: 2]);
+                assert (g_wide.cf_place == (f_p[VQ_VERDICT +: 2] == VERDICT_PLACE));
+                assert (g_wide.cf == f_p);
                 // cf's last record is in the record stage until its beat
                 assert (!(g_wide.cf_place && f_p_left == 16'd0) || (rs != 2'd0 && rs_cf));
                 assert (g_wide.cf_place || rs == 2'd0 || !rs_cf);
@@ -1157,13 +1146,10 @@ if (EVT_LANES == 2) begin : f_two
                 assert (cf_v && f_rf == f_p);
             if (rs != 2'd0) begin
                 assert (g_rec == f_r);
-                assert (g_wide.g_idx == f_rf[FB_IDX +: IDX_BITS] && g_wide.g_seq == f_rf[FB_SEQ +: 32]);
-                assert (g_wide.g_inorder == f_rf[FB_INORDER] && g_wide.g_stream == f_rf[FB_STREAM +: 12]);
-                assert (g_wide.g_mk == f_rf[FB_MK] && g_wide.g_mph == f_rf[FB_MPH +: 9]);
-                assert (g_wide.g_p0 == f_rf[FB_P0 +: 16]);
+                assert (g_wide.g_vq == f_rf);
                 assert (f_r_te == (fs_stag[8 +: SB] == f_si));
-                assert (f_r_tb == ({f_rf[FB_IDX +: IDX_BITS], fs_qn[1:0], fs_msn[RB-1:0]} == f_bi));
-                assert (f_r_tq == ({f_rf[FB_IDX +: IDX_BITS], fs_qn[1:0]} == f_qi));
+                assert (f_r_tb == ({f_rf[VQ_IDX +: IDX_BITS], fs_qn[1:0], fs_msn[RB-1:0]} == f_bi));
+                assert (f_r_tq == ({f_rf[VQ_IDX +: IDX_BITS], fs_qn[1:0]} == f_qi));
                 if (f_r_te)
                     assert (st_q == {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len});
                 if (f_r_tb)
@@ -1202,19 +1188,19 @@ always @* begin
         cover (desc_valid && fs_t && fs_tracked);
         cover (desc_valid && !fs_t && fs_tracked);
         cover (f_dl && f_dl_q == f_qi);
-        cover (tok_valid && tok_data[37:22] == 16'd2);
-        cover (f_fpdu_ev && f_ev[23:20] == K_SHORT);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_INV_STAG);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_BOUNDS);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_NOT_ASSOC);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_TO_WRAP);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_T_VERSION);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_INV_QN);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_NO_BUF);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_MSN_RANGE);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_INV_MO);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_TOO_LONG);
-        cover (f_fpdu_ev && fs_tracked && f_ev[23:20] == K_U_VERSION);
+        cover (tok_valid && tok_data[TOK_NDESC +: TOK_NDESC_W] == 16'd2);
+        cover (f_fpdu_ev && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_SHORT);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_STAG);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_BOUNDS);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_NOT_ASSOC);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_TO_WRAP);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_T_VERSION);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_QN);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_NO_BUF);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_MSN_RANGE);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_MO);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_TOO_LONG);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_U_VERSION);
     end
 end
 `endif

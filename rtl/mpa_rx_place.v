@@ -588,10 +588,10 @@ always @*
 
 wire [15:0] f_w0, f_w1, f_w2, f_w3, f_w4;
 wire f_tok_held, f_desc_held, f_ff_held, f_exc_held, f_host_held;
-mpa_rx_faxis #(.WIDTH(38), .F_DUT_SENDS(0)) f_tok (
+mpa_rx_faxis #(.WIDTH(TOK_W), .F_DUT_SENDS(0)) f_tok (
     .clk(clk), .rst(rst), .tdata(tok_data), .tvalid(tok_valid), .tready(tok_ready), .f_wait(f_w0),
     .f_held(f_tok_held));
-mpa_rx_faxis #(.WIDTH(106), .F_DUT_SENDS(0)) f_desc (
+mpa_rx_faxis #(.WIDTH(DESC_W), .F_DUT_SENDS(0)) f_desc (
     .clk(clk), .rst(rst), .tdata(desc_data), .tvalid(desc_valid), .tready(desc_ready), .f_wait(f_w1),
     .f_held(f_desc_held));
 mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH), .F_DUT_SENDS(0)) f_ff (
@@ -664,7 +664,7 @@ end
 
 // ------------------------------------------------ frames
 // The tokens taken: the frame E2 works on and the next, as E2 ends them.
-reg [37:0] ft0, ft1;
+reg [TOK_W-1:0] ft0, ft1;
 reg [1:0]  ft_cnt = 2'd0;
 reg [15:0] f_beats = 16'd0;      // beats of ft0 read
 wire f_ttake = tok_valid && tok_ready;
@@ -688,16 +688,16 @@ always @(posedge clk) begin
         f_beats <= 16'd0;
     end
 end
-wire f_cur_place = ft_cnt != 2'd0 && ft0[1:0] == V_PLACE;
-wire f_cur_exc = ft_cnt != 2'd0 && ft0[1:0] == V_EXC;
+wire f_cur_place = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE;
+wire f_cur_exc = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_EXC;
 always @* begin
     if (!rst) begin
         assert (ft_cnt <= 2'd2);
         assert (!frame_done || ft_cnt != 2'd0);
         // a frame ends with all its beats read
-        assert (!frame_done || f_beats + {15'd0, f_read} == ft0[21:6]);
+        assert (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
         assert (!f_read || ft_cnt != 2'd0);
-        assert (ft_cnt == 2'd0 || f_beats <= ft0[21:6]);
+        assert (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
         // writes: a PLACE frame's, or the last of a descriptor
         assert (!f_wr || f_cur_place || (f_last && fq_cnt != 3'd0));
         // the exception stream: the frame's beats as read, its reason,
@@ -705,8 +705,8 @@ always @* begin
         if (m_exc_axis_tvalid) begin
             assert (f_cur_exc && ff_valid);
             assert (m_exc_axis_tdata == ff_data && m_exc_axis_tkeep == ff_keep);
-            assert (m_exc_axis_tuser == ft0[5:2]);
-            assert (m_exc_axis_tlast == (f_beats + 16'd1 == ft0[21:6]));
+            assert (m_exc_axis_tuser == ft0[TOK_REASON +: TOK_REASON_W]);
+            assert (m_exc_axis_tlast == (f_beats + 16'd1 == ft0[TOK_BEATS +: TOK_BEATS_W]));
         end
         assert (!(f_read && f_cur_exc) || m_exc_axis_tvalid);
     end
@@ -727,7 +727,7 @@ always @* begin
         cover (f_wr && fq_cnt == 3'd3);
         cover (m_exc_axis_tvalid && m_exc_axis_tready && m_exc_axis_tlast);
         cover (m_host_valid && !m_host_ready && fl);
-        cover (frame_done && ft0[1:0] == V_PLACE && ft0[21:6] == 16'd3);
+        cover (frame_done && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE && ft0[TOK_BEATS +: TOK_BEATS_W] == 16'd3);
     end
 end
 `endif
