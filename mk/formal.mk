@@ -3,9 +3,13 @@
 # per line of scripts/formal/proofs.txt (module, parameters, defines,
 # method and depth, expected result), run by scripts/formal/prove.sh.
 #
-#   make formal                        every proof, FORMAL_JOBS at a time, then the table;
-#                                      fails on any failed proof, or when the proofs' CPU
-#                                      time over FORMAL_JOBS cores is past FORMAL_BUDGET seconds
+#   make formal                        every proof of the CI set (the table's last column
+#                                      empty), FORMAL_JOBS at a time, then the table; fails on
+#                                      any failed proof, or when the proofs' CPU time over
+#                                      FORMAL_JOBS cores is past FORMAL_BUDGET seconds
+#   make formal-full                   every proof of the table, the long ones too (set
+#                                      "full": mpa_rx_ddp and mpa_rx_place with cvc5, minutes
+#                                      each), FORMAL_FULL_TIMEOUT seconds per solver run
 #   make formal FORMAL_ONLY="a b"      only these proofs
 #   make formal-mutants                every mutant of scripts/formal/mutants.txt: a small
 #                                      fault in a copy of the RTL whose proof must fail
@@ -27,18 +31,24 @@ FORMAL_JOBS    ?= 2
 FORMAL_BUDGET  ?= 600
 # seconds for one solver run before it counts as failed (TIMEOUT)
 FORMAL_TIMEOUT ?= 300
-FORMAL_PROOFS  := $(shell awk -F'|' 'NF >= 10 { k = $$1; gsub(/[ \t]/, "", k); if (substr(k, 1, 1) != sprintf("%c", 35)) print k }' $(FORMAL_TABLE))
+# seconds for one solver run of make formal-full
+FORMAL_FULL_TIMEOUT ?= 3600
+FORMAL_ALL     := $(shell awk -F'|' 'NF >= 10 { k = $$1; gsub(/[ \t]/, "", k); if (substr(k, 1, 1) != sprintf("%c", 35)) print k }' $(FORMAL_TABLE))
+FORMAL_PROOFS  := $(shell awk -F'|' 'NF >= 10 { k = $$1; gsub(/[ \t]/, "", k); s = $$12; gsub(/[ \t]/, "", s); if (substr(k, 1, 1) != sprintf("%c", 35) && s != "full") print k }' $(FORMAL_TABLE))
 FORMAL_MUTANTS := $(shell awk -v RS= '{ for (i = 1; i < NF; i++) if ($$i == "name:") print $$(i+1) }' $(MUTANT_TABLE))
 FORMAL_ONLY    ?= $(FORMAL_PROOFS)
 MUTANTS_ONLY   ?= $(FORMAL_MUTANTS)
 
-.PHONY: formal formal-mutants formal-run mutants-run
+.PHONY: formal formal-full formal-mutants formal-run mutants-run
 
 formal:
 	@mkdir -p $(FORMAL_DIR)
 	@start=$$(date +%s); \
 	 $(MAKE) --no-print-directory -k -j$(FORMAL_JOBS) formal-run; \
 	 sh scripts/formal/summary.sh proofs $(FORMAL_DIR) $$start $(FORMAL_BUDGET) $(FORMAL_JOBS) $(FORMAL_ONLY)
+
+formal-full:
+	@$(MAKE) --no-print-directory formal FORMAL_ONLY="$(FORMAL_ALL)" FORMAL_TIMEOUT=$(FORMAL_FULL_TIMEOUT) FORMAL_BUDGET=0
 
 formal-run: $(FORMAL_ONLY:%=$(FORMAL_DIR)/%.result)
 
