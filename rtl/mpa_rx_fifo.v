@@ -125,11 +125,22 @@ always @*
     if (!f_past_valid)
         assume (rst);
 
+// With F_FIFO_LIVE defined, the reader is assumed never to hold
+// m_axis_tready low for more than F_OUT_WAIT cycles in a row, and
+// s_axis_tready is proven never low for more than F_OUT_WAIT either (bounded
+// liveness; without it nothing is assumed of the reader).
+`ifdef F_FIFO_LIVE
+localparam F_OUT_WAIT = 3;
+localparam F_IN_WAIT = F_OUT_WAIT;
+`else
+localparam F_OUT_WAIT = 0;
+localparam F_IN_WAIT = 0;
+`endif
 wire [15:0] f_in_wait, f_out_wait;
-mpa_rx_faxis #(.WIDTH(WIDTH), .F_DUT_SENDS(0)) f_s_axis (
+mpa_rx_faxis #(.WIDTH(WIDTH), .F_DUT_SENDS(0), .F_MAX_WAIT(F_IN_WAIT)) f_s_axis (
     .clk(clk), .rst(rst), .tdata(s_axis_tdata), .tvalid(s_axis_tvalid), .tready(s_axis_tready),
     .f_wait(f_in_wait));
-mpa_rx_faxis #(.WIDTH(WIDTH), .F_DUT_SENDS(1)) f_m_axis (
+mpa_rx_faxis #(.WIDTH(WIDTH), .F_DUT_SENDS(1), .F_MAX_WAIT(F_OUT_WAIT)) f_m_axis (
     .clk(clk), .rst(rst), .tdata(m_axis_tdata), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
     .f_wait(f_out_wait));
 
