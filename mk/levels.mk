@@ -11,10 +11,13 @@
 # not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make
 # on top of it, or it starves on a shared machine.
 DEPTH_DIR     := $(SYNTH_DIR)/depth
-DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx mpa_rx_feed \
-	mpa_rx_frame mpa_rx_verdict mpa_rx
-FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx mpa_rx_feed \
-	mpa_rx_frame mpa_rx_verdict
+# The walker's parts (mpa_rx_walk wires them) have rows of their own.
+WALK_PARTS    := mpa_rx_walk_word mpa_rx_walk_chain mpa_rx_walk_step mpa_rx_walk_fpdu mpa_rx_walk_rec \
+	mpa_rx_walk_store mpa_rx_walk_sum
+DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk $(WALK_PARTS) mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx \
+	mpa_rx_feed mpa_rx_frame mpa_rx_verdict mpa_rx
+FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk $(WALK_PARTS) mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx \
+	mpa_rx_feed mpa_rx_frame mpa_rx_verdict
 DEPTH_WIDTHS  ?= 64 128 256 512
 DEPTH_MEM_KB  ?= 12000000
 DEPTH_CPU     ?= 5400
@@ -27,6 +30,8 @@ SYNTHREPORT   := $(RTL_BUILD)/synthreport
 # CONN_COUNT 16; $(call DEPTH_PARAMS_<block>,WIDTH).
 DEPTH_PARAMS_mpa_rx_parse = DATA_WIDTH=$(1)
 DEPTH_PARAMS_mpa_rx_walk  = DATA_WIDTH=$(1) MAX_FPDUS=220
+$(foreach p,$(WALK_PARTS),$(eval DEPTH_PARAMS_$(p) = DATA_WIDTH=$$(1)))
+DEPTH_PARAMS_mpa_rx_walk_store = DATA_WIDTH=$(1) MAX_FPDUS=220
 # (mpa_rx_ddp has no DATA_WIDTH; its EVT_LANES is what mpa_rx gives it)
 DEPTH_PARAMS_mpa_rx_ddp   = IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4 EVT_LANES=$(if $(filter 256 512,$(1)),2,1)
 DEPTH_PARAMS_mpa_rx_place = DATA_WIDTH=$(1)
@@ -48,7 +53,8 @@ DEPTH_WIDTHS_mpa_rx_ctx     = 64
 DEPTH_WIDTHS_mpa_rx_ingress = 64 512
 DEPTH_WIDTHS_mpa_rx_verdict = 64 512
 depth_widths = $(if $(DEPTH_WIDTHS_$(1)),$(filter $(DEPTH_WIDTHS_$(1)),$(2)),$(2))
-# the HX8K result of each 64-bit block (nextpnr log)
+# the HX8K result of each 64-bit block (nextpnr log; the walker's parts have
+# none: the walker's is the one)
 DEPTH_PNR_mpa_rx_parse = $(MPA_RX_DIR)/blk_mpa_rx_parse.pnr.txt
 DEPTH_PNR_mpa_rx_walk  = $(MPA_RX_DIR)/blk_mpa_rx_walk.pnr.txt
 DEPTH_PNR_mpa_rx_ddp   = $(MPA_RX_DIR)/blk_mpa_rx_ddp.pnr.txt
@@ -113,14 +119,16 @@ $(DEPTH_DIR)/$(1)_w64.pnr.txt: $(DEPTH_PNR_$(1))
 	@mkdir -p $$(@D)
 	@cp $$< $$@
 endef
-$(foreach b,$(DEPTH_BLOCKS),$(eval $(call depth_pnr_rule,$(b))))
+PNR_BLOCKS = $(foreach b,$(1),$(if $(DEPTH_PNR_$(b)),$(b)))
+$(foreach b,$(call PNR_BLOCKS,$(DEPTH_BLOCKS)),$(eval $(call depth_pnr_rule,$(b))))
 
-FAST_OUTS := $(foreach b,$(FAST_BLOCKS),$(DEPTH_DIR)/$(b)_w64.result $(DEPTH_DIR)/$(b)_w64.pnr.txt)
+FAST_OUTS := $(foreach b,$(FAST_BLOCKS),$(DEPTH_DIR)/$(b)_w64.result) \
+	$(foreach b,$(call PNR_BLOCKS,$(FAST_BLOCKS)),$(DEPTH_DIR)/$(b)_w64.pnr.txt)
 # the longest runs first, so that make -j2 starts them early
 DEPTH_ALL := $(foreach w,$(DEPTH_WIDTHS),$(DEPTH_OUTS_$(w)))
 DEPTH_LONG := $(filter %/mpa_rx_w512.result,$(DEPTH_ALL))
 FULL_OUTS := $(DEPTH_LONG) $(filter-out $(DEPTH_LONG),$(DEPTH_ALL)) \
-	$(foreach b,$(DEPTH_BLOCKS),$(DEPTH_DIR)/$(b)_w64.pnr.txt)
+	$(foreach b,$(call PNR_BLOCKS,$(DEPTH_BLOCKS)),$(DEPTH_DIR)/$(b)_w64.pnr.txt)
 
 $(SYNTH_DIR)/levels-fast.txt: $(FAST_OUTS) $(SYNTHREPORT)
 	@$(SYNTHREPORT) -dir $(DEPTH_DIR) -blocks "$(FAST_BLOCKS)" -widths 64 > $@.tmp && mv $@.tmp $@

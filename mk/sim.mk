@@ -66,7 +66,18 @@ endef
 SIM_WIDTHS := 64 128 256 512
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
-$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,$(WALK_SRCS),-GDATA_WIDTH=$(w))))
+# The walker's parts alone, for their benches (cosim/walkword, ...): the
+# widths where their geometry differs (at 256 bits three FPDU and record
+# slots, at 512 the chains in two stages).
+WALK_PART_WIDTHS_word  := 64 512
+WALK_PART_WIDTHS_chain := 64 256 512
+WALK_PART_WIDTHS_step  := 64 512
+WALK_PART_WIDTHS_fpdu  := 64 256 512
+WALK_PART_WIDTHS_rec   := 64 256 512
+WALK_PART_WIDTHS_store := 64 256 512
+WALK_PART_WIDTHS_sum   := 64 256 512
+$(foreach p,word chain step fpdu rec store sum,$(foreach w,$(WALK_PART_WIDTHS_$(p)),$(eval $(call sim_variant,mpa_rx_walk_$(p)_w$(w),mpa_rx_walk_$(p),rtl/mpa_rx_walk_$(p).v rtl/mpa_rx_delay.v $(if $(filter store,$(p)),rtl/mpa_rx_fifo.v),-GDATA_WIDTH=$(w)))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
 # The receiver's parts alone, each for its own bench (cosim/<part>).
 $(eval $(call sim_variant,mpa_rx_fifo_d8,mpa_rx_fifo,rtl/mpa_rx_fifo.v,-GWIDTH=72 -GDEPTH=8 --assert))

@@ -171,8 +171,49 @@ localparam SUM_NRFC_W = 8;
 localparam SUM_NDRAFT = 30;
 localparam SUM_NDRAFT_W = 8;
 
-// ------------------------------------------------------------ walker record and summary ports
-// (the walker's section: mpa_rx_walk's rec_* and sum_* ports)
+// ------------------------------------------------------------ walker record
+// One record per FPDU, as the walker's record store keeps it (an entry of a
+// record FIFO bank). Producer: mpa_rx_walk_store (from mpa_rx_walk_rec's
+// record slots). Consumer: mpa_rx_walk_store's read side, which hands the
+// fields to mpa_rx on the rec_* ports.
+localparam WALK_REC_W = 178;
+localparam WALK_REC_LAST = 0;           // the frame's last record
+localparam WALK_REC_FIRST = 1;          // the frame's first record
+localparam WALK_REC_HDR = 2;            // the four words after the ULPDU_Length
+localparam WALK_REC_HDR_W = 128;        // word, markers skipped, big endian,
+                                        // the first in the top 32 bits
+localparam WALK_REC_WORD = 130;         // the ULPDU_Length word as it came:
+localparam WALK_REC_WORD_W = 32;        // its first wire octet in the low 8 bits
+localparam WALK_REC_ULEN = 130;         // ULPDU_Length: octets 0 and 1 of the
+localparam WALK_REC_ULEN_W = 16;        // word, the high octet first (lowest)
+localparam WALK_REC_CTRL = 146;         // octet 2: the DDP control octet
+localparam WALK_REC_CTRL_W = 8;
+localparam WALK_REC_ULP = 154;          // octet 3
+localparam WALK_REC_ULP_W = 8;
+localparam WALK_REC_LSEQ = 162;         // payload word index of the
+localparam WALK_REC_LSEQ_W = 16;        // ULPDU_Length word
+
+// ------------------------------------------------------------ walker summary
+// One per frame: the frame totals, which wait beside the CRC engines for
+// the frame's CRC results. Producer: mpa_rx_walk_sum's stage tot. Consumer:
+// mpa_rx_walk_sum's output register, which hands the fields to mpa_rx on
+// the sum_* ports (with sum_crc_ok, which is not in this word).
+localparam WALK_SUM_W = 55;
+localparam WALK_SUM_MARKER_OK = 0;      // every checked FPDU's markers are right
+localparam WALK_SUM_NREC = 1;           // records stored in the record FIFO
+localparam WALK_SUM_NREC_W = 16;
+localparam WALK_SUM_OK = 17;            // no record of the frame was dropped
+localparam WALK_SUM_NFPDU = 18;         // records of the frame
+localparam WALK_SUM_NFPDU_W = 16;
+localparam WALK_SUM_ANY_L = 34;         // a record has the DDP L bit
+localparam WALK_SUM_FIRST_MARKER = 35;  // the first FPDU holds a marker
+localparam WALK_SUM_GRID = 36;          // markers on seg_seq's word grid
+localparam WALK_SUM_SMALL = 37;         // a recorded ULPDU_Length < 14
+localparam WALK_SUM_WHOLE = 38;         // the walk ended at the payload's end
+localparam WALK_SUM_NDRAFT = 39;        // checked FPDUs in the draft-01 form
+localparam WALK_SUM_NDRAFT_W = 8;
+localparam WALK_SUM_NRFC = 47;          // ... in the RFC 5044 form
+localparam WALK_SUM_NRFC_W = 8;
 
 // ------------------------------------------------------------ DDP header
 // The walker record's DDP control octet (rec_ctrl) and header words

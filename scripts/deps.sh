@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the tools the project needs when they are missing (idempotent).
 # Debian packages: verilator, iverilog, yosys, nextpnr-ice40, fpga-icestorm,
-# tshark, zlib for Verilator's FST tracing, and z3 and cvc5, the solvers of
-# the formal proofs (yosys-smtbmc comes with the yosys package).
+# tshark, zlib for Verilator's FST tracing, GNU time (peak RSS for
+# `make bench-replay`), and z3 and cvc5, the solvers of the formal proofs
+# (yosys-smtbmc comes with the yosys package).
 set -eu
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -17,6 +18,7 @@ have_cmd z3            || need="$need z3"
 have_cmd cvc5          || need="$need cvc5"
 have_cmd yosys-smtbmc  || need="$need yosys"
 have_pkg zlib1g-dev    || need="$need zlib1g-dev"
+[ -x /usr/bin/time ]   || need="$need time"
 if [ -z "$need" ]; then
 	echo "deps: all tools present"
 	exit 0

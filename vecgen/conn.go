@@ -94,8 +94,8 @@ func Startup(reqM, reqC, repM, repC bool) (req, rep mpa.Startup) {
 func (g *Gen) Conn(o ConnOpts) *Conn {
 	c := &Conn{g: g, Index: len(g.conns), Opts: o}
 	g.conns = append(g.conns, c)
-	ini := vector.Endpoint{IP: g.host(), Port: uint16(40000 + c.Index%20000)}
-	res := vector.Endpoint{IP: g.host(), Port: 4791}
+	ini := vector.Endpoint{IP: g.addr(o.Link), Port: uint16(40000 + c.Index%20000)}
+	res := vector.Endpoint{IP: g.addr(o.Link), Port: 4791}
 	for d := range 2 {
 		isn := o.ISN[d]
 		if isn == 0 {
@@ -112,7 +112,7 @@ func (g *Gen) Conn(o ConnOpts) *Conn {
 	}
 	i, r := c.H[0], c.H[1]
 	if !o.NoHandshake {
-		mss := uint16(o.Link.mtu() - 40)
+		mss := o.Link.MSS()
 		i.emit(tcpSeg{syn: true, seq: i.nxt, mss: mss}, 1)
 		r.emit(tcpSeg{syn: true, ackf: true, seq: r.nxt, mss: mss}, 1)
 		i.emit(tcpSeg{seq: i.nxt}, 0)
@@ -551,8 +551,8 @@ func (h *Half) String() string { return fmt.Sprintf("%s>%s", h.src, h.dst) }
 func (g *Gen) TCP(link Link) *Conn {
 	c := &Conn{g: g, Index: -1, Opts: ConnOpts{Link: link}}
 	port := uint16(30000 + g.nextHost%20000)
-	ini := vector.Endpoint{IP: g.host(), Port: port}
-	res := vector.Endpoint{IP: g.host(), Port: 80}
+	ini := vector.Endpoint{IP: g.addr(link), Port: port}
+	res := vector.Endpoint{IP: g.addr(link), Port: 80}
 	for d := range 2 {
 		h := &Half{c: c, dir: d, nxt: g.rng.Uint32(), ipid: uint16(g.rng.Uint32()), fpduEnd: map[uint32]uint32{}, tsval: g.rng.Uint32() >> 4}
 		h.src, h.dst = ini, res
@@ -563,8 +563,8 @@ func (g *Gen) TCP(link Link) *Conn {
 		c.H[d] = h
 	}
 	i, r := c.H[0], c.H[1]
-	i.emit(tcpSeg{syn: true, seq: i.nxt, mss: uint16(link.mtu() - 40)}, 1)
-	r.emit(tcpSeg{syn: true, ackf: true, seq: r.nxt, mss: uint16(link.mtu() - 40)}, 1)
+	i.emit(tcpSeg{syn: true, seq: i.nxt, mss: link.MSS()}, 1)
+	r.emit(tcpSeg{syn: true, ackf: true, seq: r.nxt, mss: link.MSS()}, 1)
 	i.emit(tcpSeg{seq: i.nxt}, 0)
 	return c
 }

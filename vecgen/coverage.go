@@ -153,6 +153,28 @@ var Requirements = []Requirement{
 	{ID: "8-f", Section: "8", Level: "MUST NOT", Quote: "For Error codes 2 and 3, MPA MUST NOT close the TCP connection following a reported error", Tags: []string{"half-independence"}},
 }
 
+// WireRow is a feature of the wire below MPA (IPv6, link headers, frame
+// sizes) and the tags of the vectors that carry it.
+type WireRow struct {
+	Feature string
+	Tags    []string
+}
+
+// WireRows are the rows of the coverage map's section on the wire.
+var WireRows = []WireRow{
+	{"IPv6 (RFC 8200): TCP over IPv6, the IPv6 pseudo-header in the TCP checksum", []string{"ipv6"}},
+	{"an IPv6 extension header (Destination Options) between the fixed header and TCP", []string{"ipv6-ext"}},
+	{"IPv4 and IPv6 connections on one link", []string{"dual-stack"}},
+	{"a bad TCP checksum over IPv6", []string{"ipv6-bad-tcp-checksum"}},
+	{"a bad IPv4 header checksum, a bad TCP checksum over IPv4", []string{"bad-ip-checksum"}},
+	{"802.1Q tags", []string{"vlan"}},
+	{"IPv4 options", []string{"ip-options"}},
+	{"TCP timestamps (RFC 7323)", []string{"tcp-timestamps"}},
+	{"jumbo frames (9000-octet MTU)", []string{"jumbo"}},
+	{"TCP segments longer than the wire carries (a capture on a sender with TCP segmentation offload)", []string{"super-frames"}},
+	{"traffic that is not MPA: plain TCP, UDP, ICMP, IPv6, ARP", []string{"non-mpa"}},
+}
+
 // VectorsFor returns the names of the scenarios carrying any of the tags.
 func VectorsFor(tags []string) []string {
 	var out []string
@@ -194,6 +216,11 @@ func CheckCoverage() error {
 			bad = append(bad, r.ID+" (no vector and no reason)")
 		case len(v) > 0 && r.Reason != "":
 			bad = append(bad, r.ID+" (vectors and a reason)")
+		}
+	}
+	for _, w := range WireRows {
+		if len(VectorsFor(w.Tags)) == 0 {
+			bad = append(bad, "wire: "+w.Feature+" (tags select no vector)")
 		}
 	}
 	if len(bad) > 0 {
@@ -288,6 +315,15 @@ agreed RTR.
 		{"invalid MO, message too long for the buffer", "error-mo-bounds"},
 	} {
 		fmt.Fprintf(&b, "| %s | `%s` |\n", e.name, strings.Join(VectorsFor([]string{e.tag}), "`, `"))
+	}
+	b.WriteString(`
+## Beyond RFC 5044: the wire below MPA
+
+| Feature | Vectors |
+| --- | --- |
+`)
+	for _, w := range WireRows {
+		fmt.Fprintf(&b, "| %s | `%s` |\n", mdEscape(w.Feature), strings.Join(VectorsFor(w.Tags), "`, `"))
 	}
 	b.WriteString(`
 ## Vectors

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/google/gopacket"
@@ -42,6 +43,10 @@ type Gen struct {
 	progress func(frames int)
 	noIntent bool   // do not record Intended (benchmarks)
 	scratch  []byte // ULPDU scratch when noIntent
+	// sink, when set, takes every frame as it is emitted (not kept);
+	// emitted counts the frames.
+	sink    func(data []byte)
+	emitted int
 }
 
 // Intended is one ULPDU a scenario sent.
@@ -82,7 +87,7 @@ func (g *Gen) Rand() *rand.Rand { return g.rng }
 func (g *Gen) Scale() int { return g.scale }
 
 // Frames returns the number of frames emitted so far.
-func (g *Gen) Frames() int { return len(g.frames) }
+func (g *Gen) Frames() int { return g.emitted }
 
 // Bytes returns n seeded random octets.
 func (g *Gen) Bytes(n int) []byte {
@@ -102,14 +107,33 @@ func (g *Gen) alloc(n uint64) uint64 {
 
 // host returns a fresh endpoint address: 10.0.H.L with a fixed MAC derived
 // from it.
-func (g *Gen) host() [4]byte {
+func (g *Gen) host() netip.Addr {
 	h := g.nextHost
 	g.nextHost++
-	return [4]byte{10, byte(h >> 16), byte(h >> 8), byte(h)}
+	return netip.AddrFrom4([4]byte{10, byte(h >> 16), byte(h >> 8), byte(h)})
 }
 
-func mac(ip [4]byte) net.HardwareAddr {
-	return net.HardwareAddr{0x02, 0x00, ip[0], ip[1], ip[2], ip[3]}
+// addr returns a fresh endpoint address for a link: IPv4 or IPv6.
+func (g *Gen) addr(l Link) netip.Addr {
+	if l.IPv6 {
+		return g.host6()
+	}
+	return g.host()
+}
+
+// host6 returns a fresh IPv6 endpoint address: 2001:db8::H:L (the
+// documentation prefix, RFC 3849).
+func (g *Gen) host6() netip.Addr {
+	h := g.nextHost
+	g.nextHost++
+	return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 12: byte(h >> 24), 13: byte(h >> 16), 14: byte(h >> 8), 15: byte(h)})
+}
+
+// mac returns the MAC address of a host: 02:00 and the low 32 bits of its
+// address.
+func mac(ip netip.Addr) net.HardwareAddr {
+	a := ip.As16()
+	return net.HardwareAddr{0x02, 0x00, a[12], a[13], a[14], a[15]}
 }
 
 // Link holds the link-level shape of a connection's frames.
@@ -118,6 +142,10 @@ type Link struct {
 	VLAN       uint16 // 802.1Q VLAN ID; 0 means untagged
 	IPOptions  bool   // add IPv4 options (Router Alert, Record Route)
 	Timestamps bool   // add the TCP timestamps option (RFC 7323)
+	IPv6       bool   // IPv6 (RFC 8200) rather than IPv4
+	// DestOpts adds an IPv6 Destination Options header (8 octets: a PadN
+	// option) between the fixed header and TCP.
+	DestOpts bool
 }
 
 func (l Link) mtu() int {
@@ -127,13 +155,21 @@ func (l Link) mtu() int {
 	return l.MTU
 }
 
-// ipOptLen and tcpOptLen are the option octets a Link adds to each header.
-func (l Link) ipOptLen() int {
-	if l.IPOptions {
-		return 16
+// ipHdrLen is the length of the IP header a Link gives each frame: IPv4
+// with its options, or IPv6 with its extension headers.
+func (l Link) ipHdrLen() int {
+	switch {
+	case l.IPv6 && l.DestOpts:
+		return 48
+	case l.IPv6:
+		return 40
+	case l.IPOptions:
+		return 36
 	}
-	return 0
+	return 20
 }
+
+// tcpOptLen is the option octets a Link adds to each TCP header.
 
 func (l Link) tcpOptLen() int {
 	if l.Timestamps {
@@ -143,14 +179,23 @@ func (l Link) tcpOptLen() int {
 }
 
 // EMSS is the effective MSS: TCP payload octets per segment.
-func (l Link) EMSS() int { return l.mtu() - 20 - l.ipOptLen() - 20 - l.tcpOptLen() }
+func (l Link) EMSS() int { return l.mtu() - l.ipHdrLen() - 20 - l.tcpOptLen() }
+
+// MSS is the MSS option of the Link's SYNs: the MTU less a 20-octet TCP
+// header and the IP header without options (RFC 6691).
+func (l Link) MSS() uint16 {
+	if l.IPv6 {
+		return uint16(l.mtu() - 60)
+	}
+	return uint16(l.mtu() - 40)
+}
 
 // Mod alters one emitted frame.
 type Mod uint8
 
 // Frame modifications.
 const (
-	BadIPChecksum  Mod = 1 << iota // corrupt the IPv4 header checksum
+	BadIPChecksum  Mod = 1 << iota // corrupt the IPv4 header checksum (IPv4 only)
 	BadTCPChecksum                 // corrupt the TCP checksum
 )
 
@@ -170,38 +215,63 @@ type tcpSeg struct {
 
 // store copies a serialized frame into the arena and appends it.
 func (g *Gen) store(b []byte) int {
+	i := g.emitted
+	g.emitted++
+	if g.progress != nil && (i+1)%100000 == 0 {
+		g.progress(i + 1)
+	}
+	if g.sink != nil {
+		g.sink(b)
+		return i
+	}
 	if cap(g.arena)-len(g.arena) < len(b) {
 		g.arena = make([]byte, 0, max(1<<20, len(b)))
 	}
 	start := len(g.arena)
 	g.arena = append(g.arena, b...)
-	i := len(g.frames)
 	g.frames = append(g.frames, vector.Frame{
 		Time: vector.Epoch.Add(vector.FrameGap * time.Duration(i)),
 		Data: g.arena[start:len(g.arena):len(g.arena)],
 	})
-	if g.progress != nil && (i+1)%100000 == 0 {
-		g.progress(i + 1)
-	}
 	return i
 }
 
 var serOpts = gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}
 
-// emitTCP serializes one Ethernet/[802.1Q]/IPv4/TCP frame and returns its
-// index.
+// emitTCP serializes one Ethernet/[802.1Q]/IPv4 or IPv6/TCP frame and
+// returns its index.
 func (g *Gen) emitTCP(s tcpSeg) int {
-	eth := &layers.Ethernet{SrcMAC: mac(s.src.IP), DstMAC: mac(s.dst.IP), EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{
-		Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, Id: s.ipid, Flags: layers.IPv4DontFragment,
-		SrcIP: net.IP(s.src.IP[:]), DstIP: net.IP(s.dst.IP[:]),
+	et := layers.EthernetTypeIPv4
+	if s.link.IPv6 {
+		et = layers.EthernetTypeIPv6
 	}
-	if s.link.IPOptions {
-		ip.Options = []layers.IPv4Option{
-			{OptionType: 148, OptionLength: 4, OptionData: []byte{0, 0}},                     // Router Alert (RFC 2113)
-			{OptionType: 7, OptionLength: 11, OptionData: []byte{4, 0, 0, 0, 0, 0, 0, 0, 0}}, // Record Route, 2 slots
-			{OptionType: 0}, // End of Option List
+	eth := &layers.Ethernet{SrcMAC: mac(s.src.IP), DstMAC: mac(s.dst.IP), EthernetType: et}
+	var ip gopacket.NetworkLayer
+	var ipLayers []gopacket.SerializableLayer
+	if s.link.IPv6 {
+		ip6 := &layers.IPv6{Version: 6, HopLimit: 64, NextHeader: layers.IPProtocolTCP,
+			SrcIP: net.IP(s.src.IP.AsSlice()), DstIP: net.IP(s.dst.IP.AsSlice())}
+		ip, ipLayers = ip6, []gopacket.SerializableLayer{ip6}
+		if s.link.DestOpts {
+			d := &layers.IPv6Destination{}
+			d.NextHeader = layers.IPProtocolTCP
+			d.Options = []*layers.IPv6DestinationOption{{OptionType: 1, OptionLength: 4, OptionData: make([]byte, 4)}} // PadN
+			ip6.NextHeader = layers.IPProtocolIPv6Destination
+			ipLayers = append(ipLayers, d)
 		}
+	} else {
+		ip4 := &layers.IPv4{
+			Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, Id: s.ipid, Flags: layers.IPv4DontFragment,
+			SrcIP: net.IP(s.src.IP.AsSlice()), DstIP: net.IP(s.dst.IP.AsSlice()),
+		}
+		if s.link.IPOptions {
+			ip4.Options = []layers.IPv4Option{
+				{OptionType: 148, OptionLength: 4, OptionData: []byte{0, 0}},                     // Router Alert (RFC 2113)
+				{OptionType: 7, OptionLength: 11, OptionData: []byte{4, 0, 0, 0, 0, 0, 0, 0, 0}}, // Record Route, 2 slots
+				{OptionType: 0}, // End of Option List
+			}
+		}
+		ip, ipLayers = ip4, []gopacket.SerializableLayer{ip4}
 	}
 	tcp := &layers.TCP{
 		SrcPort: layers.TCPPort(s.src.Port), DstPort: layers.TCPPort(s.dst.Port),
@@ -224,15 +294,13 @@ func (g *Gen) emitTCP(s tcpSeg) int {
 		panic(err)
 	}
 	g.sbuf.Clear()
-	var err error
+	ls := []gopacket.SerializableLayer{eth}
 	if s.link.VLAN != 0 {
 		eth.EthernetType = layers.EthernetTypeDot1Q
-		vlan := &layers.Dot1Q{VLANIdentifier: s.link.VLAN, Type: layers.EthernetTypeIPv4}
-		err = gopacket.SerializeLayers(g.sbuf, serOpts, eth, vlan, ip, tcp, gopacket.Payload(s.payload))
-	} else {
-		err = gopacket.SerializeLayers(g.sbuf, serOpts, eth, ip, tcp, gopacket.Payload(s.payload))
+		ls = append(ls, &layers.Dot1Q{VLANIdentifier: s.link.VLAN, Type: et})
 	}
-	if err != nil {
+	ls = append(append(ls, ipLayers...), tcp, gopacket.Payload(s.payload))
+	if err := gopacket.SerializeLayers(g.sbuf, serOpts, ls...); err != nil {
 		panic(fmt.Sprintf("vecgen: serialize: %v", err))
 	}
 	b := g.sbuf.Bytes()
@@ -241,10 +309,13 @@ func (g *Gen) emitTCP(s tcpSeg) int {
 		l2 += 4
 	}
 	if s.mod&BadIPChecksum != 0 {
+		if s.link.IPv6 {
+			panic("vecgen: IPv6 has no header checksum")
+		}
 		b[l2+10] ^= 0x5a
 	}
 	if s.mod&BadTCPChecksum != 0 {
-		b[l2+20+s.link.ipOptLen()+16] ^= 0xa5
+		b[l2+s.link.ipHdrLen()+16] ^= 0xa5
 	}
 	return g.store(b)
 }

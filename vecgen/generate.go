@@ -61,6 +61,12 @@ type Options struct {
 	// NoIntended skips recording what the scenario sent (Built.Intended),
 	// which only tests need.
 	NoIntended bool
+	// FirstHost numbers the first endpoint address (0: 1): generations
+	// with disjoint host ranges make distinct connections.
+	FirstHost int
+	// Frame, when set, takes every frame as it is emitted (valid during
+	// the call); the Built vector then holds none.
+	Frame func(data []byte)
 }
 
 // Built is a generated vector before its expected results are computed,
@@ -78,6 +84,10 @@ func Build(s *Scenario, o Options) *Built {
 	g := newGen(s.Name, o.Seed, o.Scale)
 	g.progress = o.Progress
 	g.noIntent = o.NoIntended
+	g.sink = o.Frame
+	if o.FirstHost > 0 {
+		g.nextHost = o.FirstHost
+	}
 	s.Build(g)
 	g.setup.Summary = s.Summary
 	g.setup.Tags = append([]string{}, s.Tags...)

@@ -3,6 +3,7 @@ package vecgen
 import (
 	"encoding/binary"
 	"math"
+	"net/netip"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
@@ -742,22 +743,22 @@ func init() {
 						plain.R2I().Raw(g.Bytes(1200))
 					case 2:
 						g.emitLayers(
-							&layers.Ethernet{SrcMAC: mac([4]byte{10, 9, 9, 1}), DstMAC: layers.EthernetBroadcast, EthernetType: layers.EthernetTypeARP},
+							&layers.Ethernet{SrcMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 1})), DstMAC: layers.EthernetBroadcast, EthernetType: layers.EthernetTypeARP},
 							&layers.ARP{AddrType: layers.LinkTypeEthernet, Protocol: layers.EthernetTypeIPv4, HwAddressSize: 6, ProtAddressSize: 4,
-								Operation: layers.ARPRequest, SourceHwAddress: mac([4]byte{10, 9, 9, 1}), SourceProtAddress: []byte{10, 9, 9, 1},
+								Operation: layers.ARPRequest, SourceHwAddress: mac(netip.AddrFrom4([4]byte{10, 9, 9, 1})), SourceProtAddress: []byte{10, 9, 9, 1},
 								DstHwAddress: make([]byte, 6), DstProtAddress: []byte{10, 9, 9, 2}})
 					case 3:
 						ip6 := &layers.IPv6{Version: 6, HopLimit: 64, NextHeader: layers.IPProtocolUDP,
 							SrcIP: []byte{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, DstIP: []byte{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2}}
-						g.emitLayers(&layers.Ethernet{SrcMAC: mac([4]byte{10, 9, 9, 3}), DstMAC: mac([4]byte{10, 9, 9, 4}), EthernetType: layers.EthernetTypeIPv6},
+						g.emitLayers(&layers.Ethernet{SrcMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 3})), DstMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 4})), EthernetType: layers.EthernetTypeIPv6},
 							ip6, &layers.UDP{SrcPort: 5000, DstPort: 4791}, gopacket.Payload(g.Bytes(100)))
 					case 4:
 						ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolUDP, SrcIP: []byte{10, 9, 9, 5}, DstIP: []byte{10, 9, 9, 6}}
-						g.emitLayers(&layers.Ethernet{SrcMAC: mac([4]byte{10, 9, 9, 5}), DstMAC: mac([4]byte{10, 9, 9, 6}), EthernetType: layers.EthernetTypeIPv4},
+						g.emitLayers(&layers.Ethernet{SrcMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 5})), DstMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 6})), EthernetType: layers.EthernetTypeIPv4},
 							ip, &layers.UDP{SrcPort: 4791, DstPort: 4791}, gopacket.Payload(g.Bytes(64)))
 					case 5:
 						ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolICMPv4, SrcIP: []byte{10, 9, 9, 7}, DstIP: []byte{10, 9, 9, 8}}
-						g.emitLayers(&layers.Ethernet{SrcMAC: mac([4]byte{10, 9, 9, 7}), DstMAC: mac([4]byte{10, 9, 9, 8}), EthernetType: layers.EthernetTypeIPv4},
+						g.emitLayers(&layers.Ethernet{SrcMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 7})), DstMAC: mac(netip.AddrFrom4([4]byte{10, 9, 9, 8})), EthernetType: layers.EthernetTypeIPv4},
 							ip, &layers.ICMPv4{TypeCode: layers.CreateICMPv4TypeCode(layers.ICMPv4TypeEchoRequest, 0), Id: 1, Seq: uint16(k)}, gopacket.Payload(g.Bytes(32)))
 					}
 				}

@@ -3,6 +3,7 @@ package vecgen
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,4 +237,64 @@ func checkTshark(t *testing.T, v *vector.Vector, ts map[int]*tsharkFrame) (check
 		assert.True(t, ok && ef <= f, "frame %d: Wireshark says Bad CRC32 but the golden model found no error on %v by then", f, h)
 	}
 	return checked, skipped
+}
+
+// TestTsharkWire checks golden/wire against Wireshark on every vector of
+// the wire below MPA (IPv6, IPv4 and IPv6 on one link, extension headers,
+// 802.1Q, jumbo frames, segments longer than the link carries), frame by
+// frame: the addresses, ports, sequence number and payload length of each
+// TCP segment, its VLAN, whether it carries an IPv6 Destination Options
+// header, and whether its TCP checksum verifies (over the IPv4 or IPv6
+// pseudo-header).
+func TestTsharkWire(t *testing.T) {
+	bin, err := exec.LookPath("tshark")
+	require.NoError(t, err, "tshark is required for this test: `make deps` installs it")
+	n := 0
+	for _, s := range Scenarios() {
+		if !has(s.Tags, "ipv6") && !has(s.Tags, "super-frames") && !has(s.Tags, "vlan") {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			b := gen(t, s)
+			dir := t.TempDir()
+			require.NoError(t, vector.Write(dir, b.Vector))
+			cmd := exec.Command(bin, "-n", "-o", "tcp.check_checksum:TRUE", "-o", "tcp.desegment_tcp_streams:FALSE",
+				"-r", filepath.Join(dir, vector.PcapFile), "-T", "fields", "-E", "separator=|",
+				"-e", "frame.number", "-e", "ip.src", "-e", "ip.dst", "-e", "ipv6.src", "-e", "ipv6.dst",
+				"-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.seq_raw", "-e", "tcp.len", "-e", "tcp.checksum.status",
+				"-e", "vlan.id", "-e", "ipv6.dstopts")
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			require.NoError(t, err, stderr.String())
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			require.Len(t, lines, len(b.Vector.Frames))
+			for i, line := range lines {
+				f := strings.Split(line, "|")
+				require.Len(t, f, 12, line)
+				p, err := wire.ParseWith(b.Vector.Frames[i].Data, 0)
+				if err != nil {
+					continue // not TCP: another test's business
+				}
+				src, dst := f[1], f[2]
+				if p.IPv6 {
+					src, dst = f[3], f[4]
+				}
+				got := fmt.Sprintf("%s %s %s %s %s %s", src, f[5], dst, f[6], f[7], f[8])
+				want := fmt.Sprintf("%v %d %v %d %d %d", p.SrcIP, p.SrcPort, p.DstIP, p.DstPort, p.Seq, len(p.Payload))
+				assert.Equal(t, want, got, "frame %d", i)
+				_, cerr := wire.Parse(b.Vector.Frames[i].Data)
+				assert.Equal(t, map[bool]string{true: "1", false: "0"}[cerr == nil], f[9], "frame %d: TCP checksum status", i)
+				vlan := ""
+				if p.VLAN {
+					vlan = strconv.Itoa(int(p.VLANID))
+				}
+				assert.Equal(t, vlan, f[10], "frame %d: VLAN", i)
+				assert.Equal(t, p.ExtHeaderLen > 0, f[11] != "", "frame %d: Destination Options", i)
+				n++
+			}
+		})
+	}
+	assert.Greater(t, n, 400, "frames checked against Wireshark in all")
 }

@@ -1,11 +1,18 @@
 package vecgen
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
 
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -78,4 +85,39 @@ func RemoveStale(dir string) ([]string, error) {
 		gone = append(gone, name)
 	}
 	return gone, nil
+}
+
+// WritePcapSize writes a pcap of at least size octets of scenario s's
+// traffic to w without holding it: rounds of the scenario (seed o.Seed,
+// o.Seed+1, ... at scale o.Scale), each with its own hosts so that every
+// round makes new connections, the frames written as they are emitted and
+// stamped as a vector's are. No expected results: a capture to replay or
+// to measure with. It returns the frames and octets written.
+func WritePcapSize(w io.Writer, s *Scenario, o Options, size int64) (frames int, octets int64, err error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	pw := pcapgo.NewWriter(bw)
+	if err := pw.WriteFileHeader(vector.Snaplen, layers.LinkTypeEthernet); err != nil {
+		return 0, 0, err
+	}
+	octets = 24
+	host := 1
+	o.NoIntended = true
+	for round := 0; octets < size && err == nil; round++ {
+		r := o
+		r.Seed, r.FirstHost = o.Seed+uint64(round), host
+		r.Frame = func(b []byte) {
+			if err != nil {
+				return
+			}
+			ci := gopacket.CaptureInfo{Timestamp: vector.Epoch.Add(vector.FrameGap * time.Duration(frames)), CaptureLength: len(b), Length: len(b)}
+			err = pw.WritePacket(ci, b)
+			frames++
+			octets += 16 + int64(len(b))
+		}
+		host = Build(s, r).gen.nextHost
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return frames, octets, err
 }

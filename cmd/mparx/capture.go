@@ -1,10 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -12,7 +12,6 @@ import (
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
-	"github.com/mparx/mparx/golden/wire"
 )
 
 // captureOpts is how replay treats a bare capture (a pcap without a
@@ -22,6 +21,7 @@ type captureOpts struct {
 	checksums  rx.Checksums
 	ports      []uint16
 	learn      bool
+	mtu        int
 }
 
 // captureFlags declares the bare-capture flags on fs, with their defaults
@@ -41,6 +41,7 @@ func captureFlags(fs *flag.FlagSet, o *captureOpts) {
 		o.ports = append(o.ports, uint16(p))
 		return nil
 	})
+	fs.IntVar(&o.mtu, "mtu", 1500, "the link's IP MTU: --engine rtl cuts a TCP segment longer than the wire carries (a capture taken with TSO or GRO, or on loopback) to the MSS of the peer's SYN, or without one to this MTU; pcap files only")
 	fs.BoolVar(&o.learn, "learn", true, "learn the DDP setup from the traffic (an STag per tagged buffer, a receive buffer per message), so ULPDUs are placed; pcap files only")
 }
 
@@ -49,7 +50,7 @@ func explicit(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "checksums", "port", "learn":
+		case "checksums", "port", "learn", "mtu":
 			out = append(out, "--"+f.Name)
 		}
 	})
@@ -61,46 +62,106 @@ func (o captureOpts) rxConfig() rx.Config {
 	return rx.Config{Auto: true, Ports: o.ports, Checksums: o.checksums, Policy: mpa.StartupPolicy{Permissive: o.permissive}}
 }
 
-// replayCapture runs the golden receiver over a bare capture and returns
-// it with the notes replay prints about the run.
-func replayCapture(frames [][]byte, o captureOpts, onEvent func(*rx.Event)) (*rx.Receiver, []string, error) {
-	cfg := o.rxConfig()
-	cfg.Digests, cfg.OnEvent = true, onEvent
+// replayCapture runs the golden receiver over a bare capture read as a
+// stream (path, "-" for stdin) and returns it with the notes replay prints
+// about the run. digests fills the ULPDU events' SHA-256 (--json). The
+// learned setup of a file comes from a first pass over it; stdin's is
+// learned as it goes. An error reading the capture after it was opened is
+// a *readError, returned with the receiver as it stands.
+func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, onEvent func(*rx.Event), prog *progress) (*rx.Receiver, []string, error) {
 	var setup *learn.Setup
+	if o.learn && path != "-" {
+		src, err := openSource(path, stdin, prog)
+		if err != nil {
+			return nil, nil, err
+		}
+		l := learn.NewLearner(o.rxConfig())
+		prog.begin("learning the setup (pass 1 of 2)")
+		// A read error stops the learning where the second pass will stop.
+		_ = src.eachParsed(o.rxConfig(), func(f *parsedFrame) error {
+			if f.truncated {
+				l.Truncated(f.p.Data)
+			} else {
+				l.FrameParsed(f.p)
+			}
+			return nil
+		})
+		src.close()
+		setup = l.Setup()
+	}
+	src, err := openSource(path, stdin, prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.close()
+	cfg := o.rxConfig()
+	cfg.Digests, cfg.OnEvent = digests, onEvent
+	var live *learn.Live
 	if o.learn {
-		setup = learn.Learn(frames, o.rxConfig())
+		// What was placed where is reported; the buffers are never read.
 		cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
+		cfg.Placer.Memory().SetDiscard(true)
 	}
 	r := rx.New(cfg)
-	for i, f := range frames {
+	label := "replay"
+	switch {
+	case setup != nil:
+		label = "replay (pass 2 of 2)"
+	case o.learn:
+		live = learn.NewLive(cfg.Placer, r.Half)
+	}
+	prog.begin(label)
+	err = src.eachParsed(cfg, func(f *parsedFrame) error {
 		if setup != nil {
-			if err := setup.Apply(i, cfg.Placer, r.Stream); err != nil {
-				return nil, nil, err
+			if err := setup.Apply(f.index, cfg.Placer, r.Stream); err != nil {
+				return err
 			}
 		}
-		r.Frame(f)
+		if live != nil {
+			live.SetFrame(f.index)
+		}
+		if f.truncated {
+			r.Truncated(f.p.Data)
+		} else {
+			r.FrameParsed(f.p)
+		}
+		return nil
+	})
+	var re *readError
+	if err != nil && !errors.As(err, &re) {
+		return nil, nil, err
 	}
 	notes := checksumNotes(o.checksums, r.UnverifiedHosts(), false)
-	if setup != nil {
-		notes = append(notes, setup.Summary())
+	if n := truncationNote(r); n != "" {
+		notes = append(notes, n)
 	}
-	return r, notes, nil
+	switch {
+	case setup != nil:
+		notes = append(notes, setup.Summary())
+	case live != nil:
+		notes = append(notes, live.Summary())
+	}
+	return r, notes, err
 }
 
 // checksumNotes says how many checksums went unverified, per sending host,
 // and why. completed says the frames were given to the hardware with their
 // checksums completed.
 func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []string {
-	n, dropped := 0, 0
+	n, dropped, droppedIP := 0, 0, 0
 	var per, hint []string
 	for _, h := range hosts {
 		if h.DroppedOffloaded > 0 {
 			dropped += h.DroppedOffloaded
-			hint = append(hint, fmt.Sprintf("%s: %d", netip.AddrFrom4(h.Host), h.DroppedOffloaded))
+			droppedIP += h.DroppedOffloadedIP
+			hint = append(hint, fmt.Sprintf("%s: %d", h.Host, h.DroppedOffloaded))
 		}
 		n += h.Offloaded + h.Ignored
-		host := netip.AddrFrom4(h.Host).String()
-		if h.Offloaded > 0 {
+		host := h.Host.String()
+		switch {
+		case h.Offloaded > 0 && h.OffloadedIP > 0:
+			per = append(per, fmt.Sprintf("%s: %d with the transmit checksum offload signature (the TCP checksum field holds the pseudo-header sum, or, in %d of them, the IPv4 header checksum field holds 0; the capture was taken on that host before its NIC completed the checksums)", host, h.Offloaded, h.OffloadedIP))
+		case h.Offloaded > 0:
 			per = append(per, fmt.Sprintf("%s: %d with the transmit checksum offload signature (the field holds the pseudo-header sum; the capture was taken on that host before its NIC completed the checksum)", host, h.Offloaded))
 		}
 		if h.Ignored > 0 {
@@ -108,8 +169,12 @@ func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []s
 		}
 	}
 	if n == 0 && dropped > 0 {
-		return []string{fmt.Sprintf("checksums %v: no frame taken unverified; %d frames dropped for their TCP checksum hold the transmit checksum offload signature (%s): a capture taken on the sending host? --checksums auto takes them",
-			c, dropped, strings.Join(hint, ", "))}
+		which := "TCP checksum"
+		if droppedIP > 0 {
+			which = "TCP or IPv4 header checksum"
+		}
+		return []string{fmt.Sprintf("checksums %v: no frame taken unverified; %d frames dropped for their %s hold the transmit checksum offload signature (%s): a capture taken on the sending host? --checksums auto takes them",
+			c, dropped, which, strings.Join(hint, ", "))}
 	}
 	if n == 0 {
 		return []string{fmt.Sprintf("checksums %v: no frame taken unverified", c)}
@@ -119,21 +184,6 @@ func checksumNotes(c rx.Checksums, hosts []rx.HostChecksums, completed bool) []s
 		out = append(out, fmt.Sprintf("rtl: those %d frames were given to the hardware with their checksums completed, as the wire carried them", n))
 	}
 	return out
-}
-
-// wireFrames returns the frames as the wire carried them under checksum
-// policy c (rx.Checksums.Wire: checksums completed where c takes a frame
-// unverified), for an engine that verifies checksums itself, with the count
-// per sending host.
-func wireFrames(frames [][]byte, c rx.Checksums) ([][]byte, []rx.HostChecksums) {
-	var t rx.ChecksumTally
-	out := make([][]byte, len(frames))
-	for i, f := range frames {
-		w, u, src := c.Wire(f)
-		t.Add(src, u)
-		out[i] = w
-	}
-	return out, t.Hosts()
 }
 
 // writeNotes prints the notes after the table, or to stderr with --json
@@ -146,40 +196,4 @@ func writeNotes(w io.Writer, notes []string, jsonOut bool) {
 			fmt.Fprintln(w, n)
 		}
 	}
-}
-
-// unionNote says what the hardware and software passed together per half
-// connection (the table shows software's own counts).
-func unionNote(evs []rx.Event) string {
-	type counts struct{ ulpdus, placed, delivered int }
-	var order []wire.FourTuple
-	per := map[wire.FourTuple]*counts{}
-	for _, e := range evs {
-		c := per[e.Half]
-		if c == nil {
-			if e.Kind != rx.ULPDU {
-				continue
-			}
-			c = &counts{}
-			per[e.Half] = c
-			order = append(order, e.Half)
-		}
-		switch e.Kind {
-		case rx.ULPDU:
-			c.ulpdus++
-		case rx.Placed:
-			c.placed++
-		case rx.Delivered:
-			c.delivered++
-		}
-	}
-	if len(order) == 0 {
-		return "rtl: hardware and software passed no ULPDU"
-	}
-	var parts []string
-	for _, h := range order {
-		c := per[h]
-		parts = append(parts, fmt.Sprintf("%v %d ULPDUs, %d placed, %d delivered", h, c.ulpdus, c.placed, c.delivered))
-	}
-	return "rtl: hardware and software together: " + strings.Join(parts, "; ")
 }

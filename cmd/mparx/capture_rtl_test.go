@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/google/gopacket/layers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,4 +41,34 @@ func TestReplayRTLSharedCapture(t *testing.T) {
 			assert.Contains(t, out.String(), "10.10.1.2:9999>10.10.1.1:42742 1 ULPDUs, 1 placed, 1 delivered")
 		})
 	}
+}
+
+// The loopback capture's TCP segments of up to 47,682 octets through the
+// RTL receiver at every width: each is cut to the MSS (the SYN's, 65,495,
+// then MAX_FRAME) as TSO cuts it, and hardware and software together report
+// exactly what the golden engine reports from the segments whole; the
+// same with the MSS of a 1500-octet MTU (the SYNs not in the capture).
+func TestReplayRTLSuperFrames(t *testing.T) {
+	golden, _ := replayJSON(t, loCapture)
+	require.NotEmpty(t, ofType(golden, "ulpdu"))
+	for _, width := range []string{"64", "128", "256", "512"} {
+		t.Run(width, func(t *testing.T) {
+			rtl, notes := replayJSON(t, "--engine", "rtl", "--width", width, loCapture)
+			assert.Equal(t, golden, rtl)
+			assert.Regexp(t, `rtl: \d+ TCP segments longer than the wire carries were given to the hardware as the \d+ frames TSO cuts them into, at most 9018 octets each`, notes)
+			assert.Contains(t, notes, "MSS 65495 (the SYN's MSS option)")
+		})
+	}
+	recs := readRecords(t, loCapture)
+	var noSYN []pcapRecord
+	for _, r := range recs {
+		if r.data[14+20+13]&0x02 == 0 {
+			noSYN = append(noSYN, r)
+		}
+	}
+	p := writeRecords(t, noSYN, layers.LinkTypeEthernet, func(b []byte) []byte { return b })
+	golden, _ = replayJSON(t, p)
+	rtl, notes := replayJSON(t, "--engine", "rtl", "--mtu", "1500", p)
+	assert.Equal(t, golden, rtl)
+	assert.Contains(t, notes, "(--mtu 1500)")
 }

@@ -244,7 +244,7 @@ func TestReplaySharedCaptureTable(t *testing.T) {
 // capFrame builds a frame with gopacket.
 func capFrame(t *testing.T, tu wire.FourTuple, seq uint32, flags uint8, payload []byte) []byte {
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]), DstIP: net.IP(tu.DstIP[:])}
+	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]).To4(), DstIP: net.IP(tu.DstIP[:]).To4()}
 	tcp := &layers.TCP{SrcPort: layers.TCPPort(tu.SrcPort), DstPort: layers.TCPPort(tu.DstPort), Seq: seq, Window: 65535,
 		SYN: flags&wire.FlagSYN != 0, ACK: flags&wire.FlagACK != 0}
 	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
@@ -271,7 +271,7 @@ func writePcap(t *testing.T, frames [][]byte) string {
 // ULPDUs come out; on a --port, a Request with a wrong key is code 4
 // (without the flag, such a connection is not MPA and is ignored).
 func TestReplaySplitStartupAndPorts(t *testing.T) {
-	tu := wire.FourTuple{SrcIP: [4]byte{192, 168, 0, 1}, DstIP: [4]byte{192, 168, 0, 2}, SrcPort: 51000, DstPort: 4791}
+	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{192, 168, 0, 1}), DstIP: wire.AddrFrom4([4]byte{192, 168, 0, 2}), SrcPort: 51000, DstPort: 4791}
 	const iseq, rseq = 7000, 9000
 	conn := func(req []byte) [][]byte {
 		frames := [][]byte{

@@ -16,11 +16,14 @@ import (
 // rtlWidths are the DATA_WIDTHs of the RTL engine: none here.
 var rtlWidths []int
 
+// rtlIPv6 reports whether the RTL engine's receiver parses IPv6.
+const rtlIPv6 = false
+
 func checkRTL(*vector.Vector, int) (rtlResult, error) {
 	return rtlResult{}, fmt.Errorf("%s", errNoRTL)
 }
 
-func replayRTL(_ string, _ int, _ bool, _ captureOpts, _, stderr io.Writer) int {
+func replayRTL(_ string, _ bool, _ io.Reader, _ int, _ bool, _ captureOpts, _ *progress, _, stderr io.Writer) int {
 	fmt.Fprintln(stderr, errNoRTL)
 	return 2
 }

@@ -3,17 +3,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"sort"
 
+	"github.com/mparx/mparx/cmd/internal/capture"
 	cosimrx "github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -25,6 +26,9 @@ import (
 
 // rtlWidths are the DATA_WIDTHs of the RTL engine.
 var rtlWidths = cosimrx.Widths
+
+// rtlIPv6 reports whether the RTL engine's receiver parses IPv6.
+const rtlIPv6 = cycle.ParsesIPv6
 
 // checkRTL runs a vector through the RTL for `mparx run`: frame by frame
 // beside the hardware model with the software slow path (cosimrx.Run), then
@@ -40,60 +44,181 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 	return res, err
 }
 
-// replayRTL replays a pcap or a vector directory through the RTL receiver
-// (cosimrx.RunSystem: the RTL beside the hardware model, with the software
-// slow path) and prints what hardware and software reported together, in
-// the same forms as the golden engine. A bare capture's frames are given
-// to the hardware as the wire carried them (checksums completed where the
-// policy takes them unverified), with the setup learned from the traffic.
-func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stderr io.Writer) int {
+// replayRTL replays a capture (path, "-" for stdin) or a vector directory
+// through the RTL receiver (cosimrx.RunSystem: the RTL beside the hardware
+// model, with the software slow path) and prints what hardware and
+// software reported together, in the same forms as the golden engine. A
+// bare capture is read as a stream; its frames are given to the hardware
+// as the wire carried them (checksums completed where the policy takes
+// them unverified) and a TCP segment longer than the wire carries cut to
+// the MSS (wire.Segmenter), with the setup learned from the traffic (a first
+// pass over a file; stdin's one frame ahead by a golden receiver); a frame
+// the capture cut short is lost to both.
+func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool, o captureOpts, prog *progress, stdout, stderr io.Writer) int {
+	out := newSink(stdout, jsonOut)
+	out.union = &unionCounts{}
 	var (
 		sys    *fastpath.System
-		frames [][]byte
+		frames cosimrx.Frames
 		v      *vector.Vector
 		hooks  cosimrx.Hooks
 		notes  []string
+		tally  rx.ChecksumTally
+		src    *source
+		setup  *learn.Setup
+		live   *learn.Live
+		ahead  *rx.Receiver // stdin: learns the setup one frame ahead
+		split  *wire.Segmenter
 	)
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	if isDir {
+		var err error
 		if v, err = vector.Load(path); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		if sys, err = replay.NewSystem(&v.Setup, cosimrx.Slots, cosimrx.STagSlots, cosimrx.RQDepth); err != nil {
+		if sys, err = replay.NewSystem(&v.Setup, cosimrx.Hardware(width)); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		for _, f := range v.Frames {
-			frames = append(frames, f.Data)
+		// The frames the link carried, each numbered as the vector's
+		// frame it was cut from (replay.OnTheWire).
+		split = replay.NewSegmenter(cosimrx.MaxFrame)
+		next, cur := 0, 0
+		var pieces [][]byte
+		frames = func() ([]byte, error) {
+			if len(pieces) == 0 {
+				if next == len(v.Frames) {
+					return nil, io.EOF
+				}
+				cur, next = next, next+1
+				pieces = split.Frames(v.Frames[cur].Data)
+			}
+			p := pieces[0]
+			pieces = pieces[1:]
+			return p, nil
+		}
+		hooks.Before = func(_ int, e cosimrx.Engines) error {
+			e.Sys.SetFrame(cur)
+			return nil
 		}
 	} else {
-		if frames, err = readPcap(path); err != nil {
+		if o.learn && path != "-" {
+			p, err := openSource(path, stdin, prog)
+			if err != nil {
+				fmt.Fprintf(stderr, "mparx: %v\n", err)
+				return 2
+			}
+			l := learn.NewLearner(o.rxConfig())
+			prog.begin("learning the setup (pass 1 of 2)")
+			_ = p.each(func(f *capture.Frame) error {
+				if f.Truncated {
+					l.Truncated(f.Data)
+				} else {
+					l.Frame(f.Data)
+				}
+				return nil
+			})
+			p.close()
+			setup = l.Setup()
+		}
+		var err error
+		if src, err = openSource(path, stdin, prog); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		var hosts []rx.HostChecksums
-		frames, hosts = wireFrames(frames, o.checksums)
-		notes = checksumNotes(o.checksums, hosts, true)
+		defer src.close()
 		sys = fastpath.NewSystemConfig(ddp.NewMemory(), o.rxConfig())
 		sys.HW.Slots, sys.STagSlots, sys.RQDepth = cosimrx.Slots, cosimrx.STagSlots, cosimrx.RQDepth
-		if o.learn {
-			setup := learn.Learn(frames, o.rxConfig())
-			hooks.Before = func(i int, e cosimrx.Engines) error { return setup.Apply(i, e.Sys, e.Sys.SW.Stream) }
-			notes = append(notes, setup.Summary())
+		if o.learn && setup == nil {
+			cfg := o.rxConfig()
+			cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
+			cfg.Placer.Memory().SetDiscard(true)
+			cfg.OnEvent = func(*rx.Event) {}
+			ahead = rx.New(cfg)
+			live = learn.NewLive(cfg.Placer, ahead.Half)
+			setup = live.Setup()
+		}
+		cur := 0 // the capture's number of the frame going to the engines
+		split = wire.NewSegmenter(o.mtu, cosimrx.MaxFrame)
+		var pieces [][]byte // the rest of a segment cut to the MSS
+		frames = func() ([]byte, error) {
+			if len(pieces) > 0 {
+				p := pieces[0]
+				pieces = pieces[1:]
+				return p, nil
+			}
+			for {
+				f, err := src.r.Next()
+				if err == io.EOF {
+					return nil, io.EOF
+				}
+				if err != nil {
+					return nil, &readError{err}
+				}
+				src.prog.tick(src.r)
+				cur = f.Index
+				if ahead != nil {
+					live.SetFrame(cur)
+					if f.Truncated {
+						ahead.Truncated(f.Data)
+					} else {
+						ahead.Frame(f.Data)
+					}
+				}
+				if f.Truncated {
+					sys.SW.Truncated(f.Data) // lost to both: counted, not processed
+					continue
+				}
+				w, u, host := o.checksums.Wire(f.Data)
+				tally.Add(host, u)
+				ps := split.Frames(w)
+				if len(ps) > 1 {
+					pieces = ps[1:]
+					return ps[0], nil
+				}
+				if len(w) > 0 && &w[0] == &f.Data[0] {
+					w = append([]byte(nil), w...) // the reader reuses its buffer
+				}
+				return w, nil
+			}
+		}
+		hooks.Before = func(_ int, e cosimrx.Engines) error {
+			e.Sys.SetFrame(cur)
+			if setup == nil {
+				return nil
+			}
+			return setup.Apply(cur, e.Sys, e.Sys.SW.Stream)
 		}
 	}
+	sys.OnEvent = func(e rx.Event) { out.event(&e) }
+	prog.begin("replay through the RTL")
 	rep, err := cosimrx.RunSystem(sys, frames, width, hooks)
-	if err != nil {
+	prog.clear()
+	var re *readError
+	status := 0
+	switch {
+	case errors.As(err, &re):
+		defer fmt.Fprintf(stderr, "mparx: %s: %v\n", path, err)
+		status = 1
+	case err != nil:
+		out.flush()
 		fmt.Fprintf(stderr, "mparx: rtl: %v\n", err)
 		return 1
 	}
-	// Within a frame the hardware's and software's reports come in the
-	// golden receiver's order; across frames they are in frame order.
-	evs := append([]rx.Event(nil), sys.Events...)
-	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Frame < evs[j].Frame })
-	var recs []vector.Record
-	for i := range evs {
-		recs = append(recs, replay.EventRecord(&evs[i]))
+	if !isDir {
+		notes = checksumNotes(o.checksums, tally.Hosts(), true)
+		if n := segmentNote(split); n != "" {
+			notes = append(notes, n)
+		}
+		if n := truncationNote(sys.SW); n != "" {
+			notes = append(notes, n)
+		}
+		switch {
+		case live != nil:
+			notes = append(notes, live.Summary())
+		case setup != nil:
+			notes = append(notes, setup.Summary())
+		}
 	}
 	if v != nil {
 		bufs := v.Setup.Buffers()
@@ -101,14 +226,19 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 		for i, b := range bufs {
 			contents[i] = sys.HWPlacer.Memory().Read(b.Addr, int(b.Len))
 		}
-		recs = append(recs, vector.BufferRecords(&v.Setup, contents, len(v.Frames))...)
+		out.records(vector.BufferRecords(&v.Setup, contents, len(v.Frames)))
+	}
+	if err := out.flush(); err != nil {
+		fmt.Fprintf(stderr, "mparx: %v\n", err)
+		return 2
 	}
 	if jsonOut {
-		return writeJSON(stdout, stderr, recs, notes)
+		writeNotes(stderr, notes, true)
+		return status
 	}
 	writeTable(stdout, sys.SW, sys.HWPtrForms)
-	writeNotes(stdout, append(notes, unionNote(evs)), false)
+	writeNotes(stdout, append(notes, out.union.note()), false)
 	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
-	return 0
+	return status
 }

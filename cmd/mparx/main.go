@@ -4,7 +4,7 @@
 //
 //	mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
 //	mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
-//	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR
+//	             [--checksums verify|ignore|auto] [--port N]... [--learn=false] [--mtu N] CAPTURE|-|VECTOR_DIR
 //
 // run replays every conformance vector under DIR (default vectors): the
 // golden receiver against the vector's expected results, and (engine rtl,
@@ -17,7 +17,11 @@
 // pure-Go mparx asked for --engine rtl says so in one line. run's default
 // engine is rtl when it is built in, golden otherwise.
 //
-// replay reads a pcap of Ethernet frames, follows every TCP connection whose
+// replay reads a capture (pcap or pcapng; Ethernet, Linux cooked SLL and
+// SLL2, raw IPv4/IPv6 and BSD loopback links; "-" reads standard input, so
+// `tcpdump -w - ... | mparx replay -` analyses live traffic) as a stream,
+// holding what the receiver holds and not the capture; it follows every
+// TCP connection, over IPv4 or IPv6, whose
 // streams start with MPA startup frames (as Wireshark's heuristic finds
 // them, on the reassembled start of each stream) or that uses a --port,
 // configures each half connection from them (markers, CRC, SeqStart), runs
@@ -27,8 +31,13 @@
 // checksums and the learned setup follow the table (on stderr with --json).
 // A bare capture's checksums follow --checksums (auto: frames with the
 // transmit-offload signature are taken unverified), and its DDP setup is
-// learned from the traffic (--learn) so that ULPDUs are placed. Given a
-// vector directory instead of a pcap, replay uses the vector's setup
+// learned from the traffic (--learn) so that ULPDUs are placed: from a
+// first pass over a file, as the capture goes on standard input (the
+// addresses of placements then differ). A frame the capture cut short
+// (its snap length) is counted per half connection and taken as lost. On
+// a terminal, a progress line on stderr shows frames, octets, rate and, for
+// a file, the time left. Given a vector directory instead of a capture,
+// replay uses the vector's setup
 // (connections, STags, receive buffers), verifies every checksum, and its
 // --json output equals expected.jsonl.
 package main
@@ -41,9 +50,6 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
 
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
@@ -62,11 +68,17 @@ func main() {
 
 const usage = `usage: mparx run [--engine golden|rtl] [--width 64|128|256|512] [DIR]
        mparx replay [--json] [--permissive] [--engine golden|rtl] [--width 64|128|256|512]
-                    [--checksums verify|ignore|auto] [--port N]... [--learn=false] FILE.pcap|VECTOR_DIR`
+                    [--checksums verify|ignore|auto] [--port N]... [--learn=false] [--mtu N] CAPTURE|-|VECTOR_DIR`
 
-// run is main without the process: it returns the exit status (0 ok, 2 bad
+// run is main without the process: it returns the exit status (0 ok, 1 a
+// capture that could not be read to its end, or an RTL mismatch, 2 bad
 // usage or unreadable input).
 func run(args []string, stdout, stderr io.Writer) int {
+	return runIO(args, os.Stdin, stdout, stderr)
+}
+
+// runIO is run reading "-" from stdin.
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) >= 1 && args[0] == "run" {
 		return runVectors(args[1:], stdout, stderr)
 	}
@@ -90,26 +102,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	copts.permissive = *permissive
-	if st, err := os.Stat(fs.Arg(0)); err == nil && st.IsDir() && len(explicit(fs)) > 0 {
-		fmt.Fprintf(stderr, "mparx: %s: a vector directory uses its setup and verifies every checksum (%s apply to pcap files)\n",
-			fs.Arg(0), strings.Join(explicit(fs), ", "))
+	path := fs.Arg(0)
+	isDir := false
+	if st, err := os.Stat(path); err == nil && st.IsDir() && path != "-" {
+		isDir = true
+	}
+	if isDir && len(explicit(fs)) > 0 {
+		fmt.Fprintf(stderr, "mparx: %s: a vector directory uses its setup and verifies every checksum (%s apply to captures)\n",
+			path, strings.Join(explicit(fs), ", "))
 		return 2
 	}
+	prog := newProgress(stderr)
 	switch {
 	case *engine == "rtl" && !rtlUsable(*width, stderr):
 		return 2
 	case *engine == "rtl":
-		return replayRTL(fs.Arg(0), *width, *jsonOut, copts, stdout, stderr)
+		return replayRTL(path, isDir, stdin, *width, *jsonOut, copts, prog, stdout, stderr)
 	case *engine != "golden":
 		fmt.Fprintf(stderr, "mparx: engine %q is not available\n", *engine)
 		return 2
 	}
-	var recs []vector.Record
-	onEvent := func(e *rx.Event) { recs = append(recs, replay.EventRecord(e)) }
+	out := newSink(stdout, *jsonOut)
 	var r *rx.Receiver
 	var notes []string
-	path := fs.Arg(0)
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	status := 0
+	if isDir {
 		// A vector directory: its setup gives the connections, STags and
 		// receive buffers, and the output ends with the buffer records, so
 		// it can be compared line by line with expected.jsonl.
@@ -118,7 +135,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: onEvent})
+		g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: out.event})
 		if err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
@@ -132,67 +149,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for i, b := range bufs {
 			contents[i] = g.Placer.Memory().Read(b.Addr, int(b.Len))
 		}
-		recs = append(recs, vector.BufferRecords(&v.Setup, contents, len(v.Frames))...)
+		out.records(vector.BufferRecords(&v.Setup, contents, len(v.Frames)))
 	} else {
-		frames, err := readPcap(path)
-		if err != nil {
+		var err error
+		r, notes, err = replayCapture(path, stdin, copts, *jsonOut, out.event, prog)
+		prog.clear()
+		var re *readError
+		switch {
+		case errors.As(err, &re) && r != nil:
+			// what was read is reported, then the error
+			defer fmt.Fprintf(stderr, "mparx: %s: %v\n", path, err)
+			status = 1
+		case err != nil:
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		if r, notes, err = replayCapture(frames, copts, onEvent); err != nil {
-			fmt.Fprintf(stderr, "mparx: %v\n", err)
-			return 2
-		}
 	}
-	if *jsonOut {
-		return writeJSON(stdout, stderr, recs, notes)
-	}
-	writeTable(stdout, r, nil)
-	writeNotes(stdout, notes, false)
-	return 0
-}
-
-// writeJSON prints the records in the expected.jsonl format on stdout and
-// the summary's notes on stderr (so that stdout stays that format); it
-// returns the exit status.
-func writeJSON(stdout, stderr io.Writer, recs []vector.Record, notes []string) int {
-	b, err := vector.EncodeRecords(recs)
-	if err == nil {
-		_, err = stdout.Write(b)
-	}
-	if err != nil {
+	if err := out.flush(); err != nil {
 		fmt.Fprintf(stderr, "mparx: %v\n", err)
 		return 2
 	}
-	writeNotes(stderr, notes, true)
-	return 0
-}
-
-// readPcap returns the frames of an Ethernet pcap file.
-func readPcap(path string) ([][]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	if *jsonOut {
+		writeNotes(stderr, notes, true)
+		return status
 	}
-	defer f.Close()
-	pr, err := pcapgo.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a pcap file: %v", path, err)
-	}
-	if lt := pr.LinkType(); lt != layers.LinkTypeEthernet {
-		return nil, fmt.Errorf("%s: link type %v, want Ethernet", path, lt)
-	}
-	var frames [][]byte
-	for {
-		data, _, err := pr.ReadPacketData()
-		if errors.Is(err, io.EOF) {
-			return frames, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: frame %d: %v", path, len(frames), err)
-		}
-		frames = append(frames, data)
-	}
+	writeTable(stdout, r, nil)
+	writeNotes(stdout, notes, false)
+	return status
 }
 
 // writeTable prints the half connections of r and its frame counters; hw

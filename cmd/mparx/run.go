@@ -76,7 +76,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-*s  %6v  %5v  %6v  %9v  %5v  %11v  %9v  %5v  %7v  %v\n", append([]any{nameW}, cols...)...)
 	}
 	row("VECTOR", "FRAMES", "FPDUS", "ERRORS", "HW FRAMES", "TO SW", "HOST WRITES", "CYCLES", "UTIL", "TIME", "RESULT")
-	failed := 0
+	failed, needIPv6 := 0, 0
 	for _, v := range vecs {
 		fpdus, errs := 0, 0
 		for _, r := range v.Expected {
@@ -100,9 +100,15 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 				util = fmt.Sprintf("%.3f", float64(res.beats)/float64(res.cycles))
 			}
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			result = "FAIL: " + err.Error()
 			failed++
+		case *engine == "rtl" && v.Setup.IPv6() && !rtlIPv6:
+			// The RTL took every IPv6 frame as not TCP and software did
+			// the rest: it passed, but did not run IPv6 in hardware.
+			result = "needs IPv6 RTL"
+			needIPv6++
 		}
 		row(v.Setup.Name, len(v.Frames), fpdus, errs, hw, sw, writes, cycles, util,
 			time.Since(start).Round(time.Millisecond), result)
@@ -119,7 +125,13 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "\nengine golden: a vector passes when the golden receiver reproduces its expected.jsonl.\n")
 	}
-	fmt.Fprintf(stdout, "\n%d passed, %d failed\n", len(dirs)-failed, failed)
+	if needIPv6 > 0 {
+		fmt.Fprintf(stdout, "\nneeds IPv6 RTL: the vector has IPv6 connections and mpa_rx_parse takes IPv4 only; the golden\n"+
+			"receiver reproduces expected.jsonl, and the RTL, taking every IPv6 frame as not TCP (reason 1, to\n"+
+			"software), passes the checks above with the models of that receiver. The IPv6 parser and context\n"+
+			"table will make these vectors pass in hardware.\n")
+	}
+	fmt.Fprintf(stdout, "\n%d passed, %d need IPv6 RTL, %d failed\n", len(dirs)-failed-needIPv6, needIPv6, failed)
 	if failed > 0 {
 		return 1
 	}

@@ -56,7 +56,7 @@ func and(a, m cycle.CfgData) []uint64 {
 }
 
 func randTuple(rng *rand.Rand) wire.FourTuple {
-	return wire.FourTuple{SrcIP: [4]byte{10, 0, 0, byte(rng.IntN(8))}, DstIP: [4]byte{10, 0, 1, byte(rng.IntN(4))},
+	return wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, byte(rng.IntN(8))}), DstIP: wire.AddrFrom4([4]byte{10, 0, 1, byte(rng.IntN(4))}),
 		SrcPort: uint16(4000 + rng.IntN(4)), DstPort: 4791}
 }
 

@@ -408,7 +408,11 @@ func (o LockstepOptions) Bench() *cycle.Bench {
 // RunLockstep runs vector v through the RTL and the model in lockstep. On a
 // mismatch it runs the vector again with an FST waveform from a little
 // before the mismatch and returns the *Mismatch with the file's path.
+//
+// A capture's TCP segments longer than the link carries go in as the frames
+// the link carried (replay.OnTheWire).
 func RunLockstep(v *vector.Vector, o LockstepOptions) (cycle.Report, error) {
+	v = replay.OnTheWire(v, MaxFrame)
 	rep, err := runLockstep(v, o)
 	var mm *Mismatch
 	if err == nil || !errors.As(err, &mm) || mm.Known != "" {
@@ -465,7 +469,7 @@ func runLockstep(v *vector.Vector, o LockstepOptions, opts ...cosim.Option) (cyc
 // workload sets up vector v for the bench: the golden models with the
 // tables of the co-simulation variants.
 func workload(v *vector.Vector) (cycle.Workload, error) {
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(0))
 	if err != nil {
 		return cycle.Workload{}, err
 	}

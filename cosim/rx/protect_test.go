@@ -153,7 +153,7 @@ func TestConfigOnlyOnHandshake(t *testing.T) {
 			// cycle after frame k is queued in which the invalidation is
 			// offered; run returns the first cycle with cfg_ready low
 			run := func(offer int) int {
-				sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+				sys, err := replay.NewSystem(&v.Setup, Hardware(0))
 				require.NoError(t, err)
 				r, err := Open(width)
 				require.NoError(t, err)

@@ -181,7 +181,7 @@ func TestLongBackpressure(t *testing.T) {
 }
 
 func backpressure(t *testing.T, v *vector.Vector, width int, st stalled, k, m int) {
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(0))
 	require.NoError(t, err)
 	var golden []goldenrx.Event
 	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) }})

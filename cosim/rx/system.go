@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/mparx/mparx/cosim"
@@ -34,20 +35,40 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 	return RunWith(v, width, Hooks{}, opts...)
 }
 
+// Frames yields the frames of a run one at a time: the next frame, or
+// io.EOF after the last one. A frame is used before the next call.
+type Frames func() ([]byte, error)
+
+// FrameSlice returns the frames of a slice as Frames.
+func FrameSlice(frames [][]byte) Frames {
+	i := 0
+	return func() ([]byte, error) {
+		if i == len(frames) {
+			return nil, io.EOF
+		}
+		i++
+		return frames[i-1], nil
+	}
+}
+
 // RunSystem runs frames through the RTL of the given width beside sys (the
 // hardware model and the software slow path), one frame at a time, and
 // programs the RTL with every configuration write software makes. Each
 // frame's outputs must be what the model's hardware did with it. The hooks
-// are called around each frame (Engines.Golden is nil).
-func RunSystem(sys *fastpath.System, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+// are called around each frame (Engines.Golden is nil). The frames are
+// read as the run goes: nothing of a frame is kept after its outputs were
+// compared (the model's host memory keeps what it placed).
+func RunSystem(sys *fastpath.System, frames Frames, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	return runSystem(sys, nil, frames, width, h, opts...)
 }
 
 // runSystem is RunSystem with the golden receiver g (may be nil) fed every
 // frame.
-func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
-	rep := Report{Frames: len(frames)}
+func runSystem(sys *fastpath.System, g *replay.Golden, frames Frames, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+	var rep Report
 	start := time.Now()
+	// The model takes what the variant's parser and frame FIFO take.
+	sys.HW.FrameLimit, sys.HW.IPv4Only = cycle.FrameCapacity(width, MaxFrame), !cycle.ParsesIPv6
 	r, err := Open(width, opts...)
 	if err != nil {
 		return rep, err
@@ -63,7 +84,15 @@ func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width in
 		return rep, err
 	}
 	mem := sys.HWPlacer.Memory()
-	for i, f := range frames {
+	for i := 0; ; i++ {
+		f, err := frames()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return rep, err
+		}
+		rep.Frames++
 		if h.Before != nil {
 			if err := h.Before(i, Engines{RTL: r, Sys: sys, Golden: g}); err != nil {
 				return rep, fmt.Errorf("frame %d: before: %w", i, err)
@@ -272,14 +301,21 @@ type Hooks struct {
 // RunWith is Run with hooks called around each frame: the same checks, frame
 // by frame, and at the end the model's hardware and software union against
 // the golden receiver (which the hooks may have changed too).
+//
+// A capture's TCP segments longer than the link carries go to all engines
+// as the frames the link carried (replay.OnTheWire).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+	v = replay.OnTheWire(v, MaxFrame)
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {
 		return rep, err
 	}
 	var golden []goldenrx.Event
-	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) }})
+	// The golden receiver drops what the variant cannot store, as the
+	// hardware does.
+	g, err := replay.NewGolden(&v.Setup, goldenrx.Config{Digests: true, OnEvent: func(e *goldenrx.Event) { golden = append(golden, *e) },
+		FrameLimit: cycle.FrameCapacity(width, MaxFrame)})
 	if err != nil {
 		return rep, err
 	}
@@ -287,7 +323,7 @@ func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report
 	for i, f := range v.Frames {
 		frames[i] = f.Data
 	}
-	rep, err = runSystem(sys, g, frames, width, h, opts...)
+	rep, err = runSystem(sys, g, FrameSlice(frames), width, h, opts...)
 	rep.Vector = v.Setup.Name
 	if err != nil {
 		return rep, err

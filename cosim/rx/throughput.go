@@ -30,7 +30,8 @@ type Throughput struct {
 // the model), then one more frame alone for the latency.
 func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 	t := Throughput{Width: width}
-	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
+	v = replay.OnTheWire(v, MaxFrame)
+	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {
 		return t, err
 	}

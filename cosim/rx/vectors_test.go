@@ -1,6 +1,7 @@
 package rx
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/golden/cycle"
+	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -29,7 +33,8 @@ func TestVectors(t *testing.T) {
 				t.Run(v.Setup.Name, func(t *testing.T) {
 					rep, err := Run(v, width)
 					require.NoError(t, err)
-					require.Equal(t, len(v.Frames), rep.Frames)
+					// every frame the link carried was decided
+					require.Equal(t, len(replay.OnTheWire(v, MaxFrame).Frames), rep.Frames)
 				})
 			}
 		})
@@ -83,4 +88,74 @@ func TestDamagedFrames(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Frame lengths at the edges, at every width: runts (1 to 64 octets, cut
+// from a data frame or random), and TCP frames of an unknown connection
+// grown to within two beats of the longest frame the frame FIFO stores
+// (cycle.FrameCapacity, the model's FrameLimit), either side, and to 40
+// and 64 KB. The RTL and the model agree on every one: the runts dropped
+// as malformed or taken as not TCP, the long frames handed to software
+// whole up to the limit and dropped (code 0) beyond it, as the golden
+// receiver with that limit does.
+func TestFrameLengths(t *testing.T) {
+	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
+	require.NoError(t, err)
+	var data []byte // a data frame of the connection
+	for _, f := range v.Frames {
+		if len(f.Data) > 1000 {
+			data = f.Data
+			break
+		}
+	}
+	require.NotNil(t, data)
+	for _, width := range Widths {
+		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(width), 7))
+			d := *v
+			d.Frames = append([]vector.Frame(nil), v.Frames[:len(v.Frames)/2]...)
+			for n := 1; n <= 64; n++ {
+				d.Frames = append(d.Frames, vector.Frame{Data: data[:n]})
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = byte(rng.Uint32())
+				}
+				d.Frames = append(d.Frames, vector.Frame{Data: b})
+			}
+			limit := cycle.FrameCapacity(width, MaxFrame)
+			lane := width / 8
+			var lengths []int
+			for n := limit - 2*lane; n <= limit+2*lane; n++ {
+				lengths = append(lengths, n)
+			}
+			lengths = append(lengths, 40000, 14+65535)
+			for _, n := range lengths {
+				d.Frames = append(d.Frames, vector.Frame{Data: grow(t, data, n, rng)})
+			}
+			d.Frames = append(d.Frames, v.Frames[len(v.Frames)/2:]...)
+			rep, err := Run(&d, width)
+			require.NoError(t, err)
+			require.Equal(t, len(d.Frames), rep.Frames)
+		})
+	}
+}
+
+// grow returns data frame b of another connection (its source port
+// changed) grown with random payload to n octets, its IPv4 total length and
+// checksums made right.
+func grow(t *testing.T, b []byte, n int, rng *rand.Rand) []byte {
+	t.Helper()
+	g := make([]byte, n)
+	copy(g, b)
+	for i := len(b); i < n; i++ {
+		g[i] = byte(rng.Uint32())
+	}
+	binary.BigEndian.PutUint16(g[14+20:], 1) // the source port: no context
+	binary.BigEndian.PutUint16(g[14+2:], uint16(n-14))
+	_, err := wire.CompleteChecksums(g)
+	require.NoError(t, err)
+	f, err := wire.Parse(g)
+	require.NoError(t, err)
+	require.Len(t, f.Payload, n-14-20-f.TCPHeaderLen)
+	return g
 }

@@ -182,7 +182,7 @@ func (b *Bench) drain(d DUT) error {
 		}
 		if len(b.free) > 0 && b.rng.Float64() < b.opt.Noise {
 			slot := b.free[b.rng.IntN(len(b.free))]
-			t := wire.FourTuple{SrcIP: [4]byte{192, 0, 2, byte(b.rng.Uint32())}, SrcPort: uint16(b.rng.Uint32())}
+			t := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{192, 0, 2, byte(b.rng.Uint32())}), DstIP: wire.AddrFrom4([4]byte{}), SrcPort: uint16(b.rng.Uint32())}
 			if err := d.Config(OpContext, slot, EncodeContext(t, fastpath.Context{Full: b.rng.IntN(2) == 0, Stream: 4000 + ddp.StreamID(b.rng.IntN(64))})); err != nil {
 				return err
 			}

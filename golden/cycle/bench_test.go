@@ -31,7 +31,7 @@ func BenchmarkModel(b *testing.B) {
 	})
 	b.Run("baseline-functional", func(b *testing.B) {
 		for b.Loop() {
-			sys, err := replay.NewSystem(&v.Setup, 1024, 256, 8)
+			sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: 1024, STagSlots: 256, RQDepth: 8, IPv4Only: !ParsesIPv6})
 			require.NoError(b, err)
 			for _, f := range v.Frames {
 				sys.Frame(f.Data)

@@ -51,9 +51,12 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-func ipv4(v uint64) (ip [4]byte) {
+// ipv4 returns the IPv4 address of a 32-bit context field, in its
+// IPv4-mapped form.
+func ipv4(v uint64) wire.Addr {
+	var ip [4]byte
 	binary.BigEndian.PutUint32(ip[:], uint32(v))
-	return ip
+	return wire.AddrFrom4(ip)
 }
 
 // ctxRanges are the out-of-order range fields of a context entry.
@@ -71,8 +74,11 @@ type Entry struct {
 	Ctx   fastpath.Context
 }
 
-// EncodeContext returns the cfg_data of a context write (op 0).
+// EncodeContext returns the cfg_data of a context write (op 0). The
+// context holds IPv4 addresses: an IPv6 half connection has no context
+// (the model's engine is IPv4Only, whose Claim refuses one).
 func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
+	src, dst := t.SrcIP.As4(), t.DstIP.As4()
 	var d CfgData
 	d.SetField(CtxValid, 1, 1)
 	d.SetField(CtxFull, 1, b2u(c.Full))
@@ -84,8 +90,8 @@ func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	d.SetField(CtxDDPVer, CtxDDPVerW, uint64(c.DDPVersion))
 	d.SetField(CtxSeqStart, CtxSeqStartW, uint64(c.Params.SeqStart))
 	d.SetField(CtxRcvNxt, CtxRcvNxtW, uint64(c.RcvNxt))
-	d.SetField(CtxSrcIP, CtxSrcIPW, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
-	d.SetField(CtxDstIP, CtxDstIPW, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
+	d.SetField(CtxSrcIP, CtxSrcIPW, uint64(binary.BigEndian.Uint32(src[:])))
+	d.SetField(CtxDstIP, CtxDstIPW, uint64(binary.BigEndian.Uint32(dst[:])))
 	d.SetField(CtxSrcPort, CtxSrcPortW, uint64(t.SrcPort))
 	d.SetField(CtxDstPort, CtxDstPortW, uint64(t.DstPort))
 	for i, rg := range c.Ranges {

@@ -438,7 +438,7 @@ func TestEncodersMatchRTL(t *testing.T) {
 			"CTX_R0_VALID": "C.Full", "CTX_R1_VALID": "C.Full", "CTX_R0_START": "C.Full", "CTX_R0_END": "C.Full",
 			"CTX_R1_START": "C.Full", "CTX_R1_END": "C.Full",
 		}, nil}.checkContext(t, vh)
-		e := DecodeContext(EncodeContext(wire.FourTuple{SrcIP: [4]byte{1, 2, 3, 4}, SrcPort: 7},
+		e := DecodeContext(EncodeContext(wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{1, 2, 3, 4}), SrcPort: 7},
 			fastpath.Context{Full: true, RcvNxt: 9, Ranges: []fastpath.Range{{Start: 1, End: 2}}}))
 		assert.True(t, e.Valid && e.Ctx.Full && e.Ctx.RcvNxt == 9 && e.Tuple.SrcPort == 7 && len(e.Ctx.Ranges) == 1)
 	})

@@ -12,7 +12,8 @@ import (
 // (docs/design.md section 4): the half connection, the sequence number and
 // payload length of the TCP segment. Defined is false when the frame has no
 // IPv4/TCP header to take them from (not IPv4/TCP, a fragment, lengths that
-// do not fit the frame): the events then leave them undefined.
+// do not fit the frame; IPv6: the receiver modelled parses IPv4 only): the
+// events then leave them undefined.
 type Fields struct {
 	Defined bool
 	Tuple   wire.FourTuple
@@ -58,8 +59,8 @@ func ParseFields(b []byte) Fields {
 	if thl < 20 || thl > len(tcp) {
 		return f
 	}
-	copy(f.Tuple.SrcIP[:], ip[12:16])
-	copy(f.Tuple.DstIP[:], ip[16:20])
+	f.Tuple.SrcIP = wire.AddrFrom4([4]byte(ip[12:16]))
+	f.Tuple.DstIP = wire.AddrFrom4([4]byte(ip[16:20]))
 	f.Tuple.SrcPort = binary.BigEndian.Uint16(tcp[0:])
 	f.Tuple.DstPort = binary.BigEndian.Uint16(tcp[2:])
 	f.Seq = binary.BigEndian.Uint32(tcp[4:])

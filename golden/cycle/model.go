@@ -221,13 +221,17 @@ func New(cfg Config) *Model {
 	mem := ddp.NewMemory()
 	pl := ddp.NewPlacer(mem)
 	pl.Version = cfg.DDPVersion
+	// Oversize frames are decided here, with the FIFO's fill, not by the
+	// engine's FrameLimit.
+	eng := fastpath.New(pl, cfg.Window)
+	eng.IPv4Only = !ParsesIPv6
 	return &Model{
 		cfg:      cfg,
 		lanes:    cfg.DataWidth / 8,
 		lwalk:    cmp.Or(cfg.LWalk, LWalk(cfg.DataWidth)),
 		wide:     EvtLanes(cfg.DataWidth) == 2,
 		inflimit: InflightLimit(cfg.DataWidth),
-		engine:   fastpath.New(pl, cfg.Window),
+		engine:   eng,
 		placer:   pl,
 		mem:      mem,
 		slots:    make([]Entry, cfg.ConnCount),

@@ -23,6 +23,22 @@ const (
 	JumboFrame = 9018
 )
 
+// ParsesIPv6 reports whether the receiver modelled parses IPv6. It does
+// not: mpa_rx_parse takes IPv4 only, so an IPv6 frame is NOT_TCP and a
+// context holds IPv4 addresses. golden/fastpath models the receiver with
+// IPv6 (Engine.IPv4Only false); the models of mpa_rx as it is set
+// IPv4Only to !ParsesIPv6.
+const ParsesIPv6 = false
+
+// FrameCapacity returns the longest frame in octets mpa_rx stores whole
+// when it finds its frame FIFO empty (fastpath.Engine.FrameLimit of a
+// frame-by-frame run): FIFO_DEPTH + 1 beats (the FIFO's RAM and its output
+// register) of DATA_WIDTH/8 octets, with the default FIFO_DEPTH for
+// maxFrame (MAX_FRAME).
+func FrameCapacity(dataWidth, maxFrame int) int {
+	return (DefaultFIFODepth(dataWidth, maxFrame) + 1) * dataWidth / 8
+}
+
 // DefaultFIFODepth returns mpa_rx's default FIFO_DEPTH in beats at a data
 // width and MAX_FRAME: two frames of maxFrame octets rounded up to a power
 // of two (docs/design.md section 6).

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
-	"github.com/mparx/mparx/golden/wire"
 )
 
 // decide takes the verdict of a frame and builds its E1 and E2 steps.
@@ -20,7 +19,7 @@ func (m *Model) decide(f *Frame) {
 	case f.FCSBad || f.Oversize:
 		res = fastpath.Result{Verdict: fastpath.Drop, Half: fl.Tuple}
 	default:
-		_, perr := wire.Parse(b)
+		_, perr := m.engine.Parse(b)
 		e := m.slots[f.slot]
 		hit := fl.Defined && e.Valid && e.Tuple == fl.Tuple
 		if perr == nil && !hit {
@@ -64,7 +63,7 @@ func (m *Model) decide(f *Frame) {
 		d := hdr
 		d.Kind = EvDrop
 		if !f.FCSBad && !f.Oversize {
-			_, err := wire.Parse(b)
+			_, err := m.engine.Parse(b)
 			d.Verdict = fastpath.DropCode(err)
 		}
 		add(d, mask)

@@ -1,6 +1,8 @@
 package cycle
 
 import (
+	"cmp"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,7 +14,8 @@ import (
 
 // workload sets up vector v for Bench.Run with the table sizes of opt.
 func workload(tb testing.TB, v *vector.Vector, opt Options) Workload {
-	sys, err := replay.NewSystem(&v.Setup, opt.Slots, opt.STagCount, opt.RQDepth)
+	v = replay.OnTheWire(v, cmp.Or(opt.MaxFrame, MaxFrame)) // the frames the link carried
+	sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: opt.Slots, STagSlots: opt.STagCount, RQDepth: opt.RQDepth, IPv4Only: !ParsesIPv6})
 	require.NoError(tb, err)
 	g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true})
 	require.NoError(tb, err)

@@ -88,14 +88,22 @@ func (k Kind) Error() string { return "ddp: " + k.String() }
 type Error struct {
 	Kind   Kind
 	Detail string
+	// The detail of an Error made by Place, formatted when Error is
+	// called: a replay that only counts errors does not format them.
+	format string
+	args   []any
 }
 
 // Error returns "ddp: <RFC name>: <detail>".
 func (e *Error) Error() string {
-	if e.Detail == "" {
+	d := e.Detail
+	if d == "" && e.format != "" {
+		d = fmt.Sprintf(e.format, e.args...)
+	}
+	if d == "" {
 		return e.Kind.Error()
 	}
-	return e.Kind.Error() + ": " + e.Detail
+	return e.Kind.Error() + ": " + d
 }
 
 // Is reports whether target is e's Kind, or an *Error of the same Kind.
@@ -110,5 +118,5 @@ func (e *Error) Is(target error) bool {
 }
 
 func errorf(k Kind, format string, args ...any) error {
-	return &Error{Kind: k, Detail: fmt.Sprintf(format, args...)}
+	return &Error{Kind: k, format: format, args: args}
 }

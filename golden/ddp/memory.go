@@ -7,9 +7,10 @@ const pageSize = 4096
 // payloads in it and records each store in a write log. Memory is not safe
 // for concurrent use.
 type Memory struct {
-	pages map[uint64]*[pageSize]byte
-	log   []Write
-	noLog bool
+	pages   map[uint64]*[pageSize]byte
+	log     []Write
+	noLog   bool
+	discard bool
 }
 
 // Write is one placement in the write log: the payload of one DDP segment
@@ -58,6 +59,9 @@ func (m *Memory) Read(addr uint64, n int) []byte {
 
 // place is a DDP store: Write, plus a log entry holding a copy of data.
 func (m *Memory) place(s StreamID, addr uint64, data []byte) {
+	if m.discard {
+		return
+	}
 	m.Write(addr, data)
 	if !m.noLog {
 		m.log = append(m.log, Write{Stream: s, Addr: addr, Data: append(make([]byte, 0, len(data)), data...)})
@@ -71,3 +75,9 @@ func (m *Memory) Log() []Write { return m.log }
 // SetLogging turns the write log on or off (it is on in a new Memory), for
 // long runs such as benchmarks where only the final image matters.
 func (m *Memory) SetLogging(on bool) { m.noLog = !on }
+
+// SetDiscard makes DDP placements neither stored nor logged (on) or both
+// again (off; a new Memory stores them): for a run that reports what was
+// placed where but never reads the buffers, so that memory does not grow
+// with the data placed. The host's own Write still stores.
+func (m *Memory) SetDiscard(on bool) { m.discard = on }

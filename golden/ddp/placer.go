@@ -41,6 +41,14 @@ type Placer struct {
 	// KindUntaggedVersion. SetVersion overrides it per stream.
 	Version uint8
 
+	// OnMiss, when set, is called by Place for a segment that finds no
+	// buffer (a tagged one an STag that was never registered, an untagged
+	// one no buffer posted for its MSN) before Place reports it: it may
+	// register the STag or post the buffers (a setup learned as the
+	// traffic goes), and returns true when it did, for Place to look
+	// again.
+	OnMiss func(s StreamID, h Header) bool
+
 	versions map[StreamID]uint8
 	mem      *Memory
 	stags    map[uint32]*region
@@ -184,6 +192,9 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", h.Version, v)
 		}
 		r := p.stags[h.STag]
+		if r == nil && p.OnMiss != nil && p.OnMiss(s, h) {
+			r = p.stags[h.STag]
+		}
 		switch {
 		case r == nil:
 			return pl, errorf(KindInvalidSTag, "STag %#08x is not registered", h.STag)
@@ -212,6 +223,9 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	d := h.MSN - cur
 	if d >= 1<<31 {
 		return pl, errorf(KindMSNRange, "MSN %d on QN %d, current %d", h.MSN, h.QN, cur)
+	}
+	if uint64(d) >= uint64(len(q.bufs)-q.done) && p.OnMiss != nil && p.OnMiss(s, h) {
+		q = &p.queues(s)[h.QN]
 	}
 	if uint64(d) >= uint64(len(q.bufs)-q.done) {
 		return pl, errorf(KindNoBuffer, "MSN %d on QN %d, %d buffers posted", h.MSN, h.QN, len(q.bufs))

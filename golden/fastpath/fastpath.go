@@ -2,12 +2,14 @@ package fastpath
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
@@ -32,7 +34,7 @@ type Reason uint8
 
 // Reasons, in the order the hardware tests them.
 const (
-	NotTCP     Reason = 1 // not Ethernet II / IPv4 / TCP, or an IPv4 fragment
+	NotTCP     Reason = 1 // not Ethernet II / IPv4 or IPv6 / TCP, or an IPv4 fragment
 	NoConn     Reason = 2 // no context for the 4-tuple
 	NotFull    Reason = 3 // the context is not in full operation, or in error
 	Flags      Reason = 4 // SYN, FIN or RST set
@@ -41,7 +43,18 @@ const (
 	OutOfOrder Reason = 7 // out of order and not verifiable, or carries a DDP message end
 	RangesFull Reason = 8 // no free out-of-order range
 	MPACheck   Reason = 9 // an FPDU failed its CRC or a marker check: software reports code 2 or 3
+	// IPv6Ext: an IPv6 frame whose fixed header is followed by an
+	// extension header (Hop-by-Hop Options, Routing, Fragment, Destination
+	// Options). The hardware does not walk the chain, so it knows neither
+	// the half connection nor where TCP starts; software parses the frame
+	// and takes the half connection over (System). Tested with NotTCP,
+	// before any other test but the frame's length.
+	IPv6Ext Reason = 10
 )
+
+// ErrIPv6Ext is the error of Engine.Parse for an IPv6 frame whose fixed
+// header names an extension header as its Next Header (reason IPv6Ext).
+var ErrIPv6Ext = errors.New("fastpath: IPv6 extension header")
 
 // MaxRanges is the number of out-of-order ranges a context holds.
 const MaxRanges = 2
@@ -117,22 +130,46 @@ type Engine struct {
 	// (CONN_COUNT): a context lives at Index(t, Slots), and a half
 	// connection whose slot holds another one's context is not programmed
 	// (its frames are NO_CONN).
-	Slots   int
-	ctx     map[wire.FourTuple]*Context
-	owner   map[int]wire.FourTuple
-	scratch []byte
+	Slots int
+	// FrameLimit, when not zero, is the longest frame in octets the
+	// hardware takes: a longer frame is dropped before any other check
+	// (DROP code 0, as a bad FCS; rx.ErrOversize, as rx.Config.FrameLimit
+	// drops it). mpa_rx stores each frame in its frame
+	// FIFO while it checks it and drops a frame the FIFO cannot hold:
+	// FIFO_DEPTH + 1 beats when the frame finds the FIFO empty, at least
+	// 2 x MAX_FRAME octets with the default FIFO_DEPTH
+	// (cycle.FrameCapacity; golden/cycle models the FIFO's fill).
+	FrameLimit int
+	// IPv4Only models a hardware without the IPv6 parser: every frame
+	// with EtherType IPv6 is NOT_TCP, and an IPv6 half connection gets no
+	// context (Claim fails).
+	IPv4Only bool
+	ctx      map[wire.FourTuple]*Context
+	owner    map[int]wire.FourTuple
+	scratch  []byte
 }
 
 // Index returns the context table slot of half connection t in a table of
 // slots entries (a power of two): the XOR of the source address, the
 // destination address rotated left by 8 bits (so that the two halves of a
 // connection do not share a slot) and the ports, folded to 16 bits, low
-// bits (rtl/mpa_rx.v ctx_hash).
+// bits (rtl/mpa_rx.v ctx_hash). An IPv6 address is first folded to 32
+// bits, the XOR of its four words (an XOR tree beside the IPv4 one; the
+// parser knows the version).
 func Index(t wire.FourTuple, slots int) int {
-	be := func(b [4]byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
-	x := be(t.SrcIP) ^ bits.RotateLeft32(be(t.DstIP), 8) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
+	x := fold32(t.SrcIP) ^ bits.RotateLeft32(fold32(t.DstIP), 8) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
 	h := (x >> 16) ^ (x & 0xffff)
 	return int(h) & (slots - 1)
+}
+
+// fold32 returns an IPv4 address as its 32 bits, an IPv6 address as the
+// XOR of its four 32-bit words.
+func fold32(a wire.Addr) uint32 {
+	w := func(i int) uint32 { return binary.BigEndian.Uint32(a[i:]) }
+	if a.Is4() {
+		return w(12)
+	}
+	return w(0) ^ w(4) ^ w(8) ^ w(12)
 }
 
 // New returns an engine with no contexts that places through p.
@@ -155,8 +192,12 @@ func (e *Engine) SetContext(t wire.FourTuple, c Context) bool {
 
 // Claim reserves t's slot of the context table (and of the receive-queue
 // tables, which are per slot) for t. It reports false when the slot
-// belongs to another half connection.
+// belongs to another half connection, and for an IPv6 half connection
+// when the engine is IPv4Only.
 func (e *Engine) Claim(t wire.FourTuple) bool {
+	if e.IPv4Only && t.IPv6() {
+		return false
+	}
 	if e.Slots == 0 {
 		return true
 	}
@@ -188,11 +229,52 @@ type fpdu struct {
 	form  mpa.PtrForm
 }
 
+// Parse parses frame b as the hardware does: wire.Parse, after two tests
+// of its own. A frame longer than FrameLimit is rx.ErrOversize (its Frame
+// holds what wire.ParseWith(b, 0) finds: a drop report names its segment
+// when it can). A frame with EtherType IPv6 (after an optional 802.1Q tag)
+// is wire.ErrNotIP when the engine is IPv4Only, and ErrIPv6Ext when its
+// fixed header is there with version 6 and a Next Header of Hop-by-Hop
+// Options, Routing, Fragment or Destination Options.
+func (e *Engine) Parse(b []byte) (wire.Frame, error) {
+	if e.FrameLimit > 0 && len(b) > e.FrameLimit {
+		f, _ := wire.ParseWith(b, 0)
+		return f, fmt.Errorf("%w: %d octets, the limit is %d", rx.ErrOversize, len(b), e.FrameLimit)
+	}
+	if off, ok := ipv6Offset(b); ok {
+		if e.IPv4Only {
+			return wire.Frame{}, fmt.Errorf("%w: IPv6, and the hardware parses IPv4 only", wire.ErrNotIP)
+		}
+		if len(b) >= off+40 && b[off]>>4 == 6 {
+			switch nh := b[off+6]; nh {
+			case wire.ProtocolHopByHop, wire.ProtocolRouting, wire.ProtocolFragment, wire.ProtocolDestOpts:
+				return wire.Frame{}, fmt.Errorf("%w: next header %d", ErrIPv6Ext, nh)
+			}
+		}
+	}
+	return wire.Parse(b)
+}
+
+// ipv6Offset returns the offset of the IP header of an Ethernet frame and
+// whether its EtherType is IPv6.
+func ipv6Offset(b []byte) (int, bool) {
+	if len(b) < 14 {
+		return 0, false
+	}
+	off, et := 14, binary.BigEndian.Uint16(b[12:])
+	if et == wire.EtherTypeVLAN && len(b) >= 18 {
+		off, et = 18, binary.BigEndian.Uint16(b[16:])
+	}
+	return off, et == wire.EtherTypeIPv6
+}
+
 // Frame processes one Ethernet frame.
 func (e *Engine) Frame(b []byte) Result {
-	f, err := wire.Parse(b)
+	f, err := e.Parse(b)
 	switch {
-	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP), errors.Is(err, wire.ErrFragment):
+	case errors.Is(err, ErrIPv6Ext):
+		return Result{Verdict: Exception, Reason: IPv6Ext}
+	case errors.Is(err, wire.ErrNotIP), errors.Is(err, wire.ErrNotTCP), errors.Is(err, wire.ErrFragment):
 		return Result{Verdict: Exception, Reason: NotTCP}
 	case err != nil:
 		t := f.FourTuple()
@@ -368,11 +450,13 @@ func AddRange(rs []Range, r Range) ([]Range, bool) {
 }
 
 // DropCode returns the code a DROP event carries (docs/design.md section
-// 4) for a frame that golden/wire rejects with err: 2 IPv4 header
-// checksum, 3 TCP checksum, 1 any other malformed frame. (0, a bad FCS or a
-// frame longer than the frame FIFO, is decided before parsing.)
+// 4) for a frame that Engine.Parse rejects with err: 0 a frame longer than
+// the hardware stores (as a bad FCS, which only the cycle model sees), 2
+// IPv4 header checksum, 3 TCP checksum, 1 any other malformed frame.
 func DropCode(err error) int {
 	switch {
+	case errors.Is(err, rx.ErrOversize):
+		return 0
 	case errors.Is(err, wire.ErrIPChecksum):
 		return 2
 	case errors.Is(err, wire.ErrTCPChecksum):

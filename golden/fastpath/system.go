@@ -17,6 +17,10 @@ import (
 //   - software programs a context when both startup frames are valid, marks
 //     it in error after an MPA error, and hands the stream back (clears
 //     SWOwned, sets rcv_nxt) whenever it holds nothing of it;
+//   - software takes a stream over (sets SWOwned) when it gets a segment of
+//     it the hardware could not parse (an IPv6 frame with extension
+//     headers, reason IPv6Ext), as the hardware does for its own
+//     exceptions;
 //   - the hardware's Advanced and Consumed events tell software what it
 //     consumed, so that software passes nothing twice and steps over it;
 //   - each side's untagged deliveries are mirrored into the other's
@@ -30,8 +34,12 @@ type System struct {
 	SW       *rx.Receiver
 	HWPlacer *ddp.Placer
 	SWPlacer *ddp.Placer
-	// Events is the union of the hardware's and software's reports.
+	// Events is the union of the hardware's and software's reports (empty
+	// when OnEvent is set).
 	Events []rx.Event
+	// OnEvent, when set, receives each event of the union as it happens
+	// instead of Events keeping it (a run that streams its reports).
+	OnEvent func(e rx.Event)
 	// Verdicts counts frames by verdict, Reasons exceptions by reason.
 	Verdicts map[Verdict]int
 	Reasons  map[Reason]int
@@ -64,6 +72,7 @@ type System struct {
 	HWPtrForms map[wire.FourTuple][2]int
 
 	frame    int
+	checks   rx.Checksums // software's checksum policy
 	stagSlot map[int]uint32
 	rqs      map[rqKey]*hwQueue
 }
@@ -126,6 +135,7 @@ func NewSystemConfig(mem *ddp.Memory, cfg rx.Config) *System {
 		SWPlacer: ddp.NewPlacer(mem),
 		Verdicts: map[Verdict]int{},
 		Reasons:  map[Reason]int{},
+		checks:   cfg.Checksums,
 	}
 	s.HW = New(s.HWPlacer, cfg.Window)
 	cfg.Placer, cfg.Digests, cfg.OnEvent = s.SWPlacer, true, s.software
@@ -223,6 +233,7 @@ func (s *System) streamHalf(st ddp.StreamID) wire.FourTuple {
 // Frame runs one frame through the hardware and, when it hands the frame
 // over, through software.
 func (s *System) Frame(b []byte) Result {
+	defer func() { s.frame++ }()
 	res := s.HW.Frame(b)
 	s.Verdicts[res.Verdict]++
 	for _, ev := range res.Events {
@@ -231,9 +242,13 @@ func (s *System) Frame(b []byte) Result {
 	if res.Verdict == Exception {
 		s.Reasons[res.Reason]++
 		s.SW.Frame(b)
-		if res.Half != (wire.FourTuple{}) {
-			s.handBack(res.Half)
-			s.handBack(res.Half.Reverse())
+		half := res.Half
+		if res.Reason == IPv6Ext {
+			half = s.takeOver(b)
+		}
+		if half != (wire.FourTuple{}) {
+			s.handBack(half)
+			s.handBack(half.Reverse())
 		}
 	}
 	for k, q := range s.rqs {
@@ -241,8 +256,22 @@ func (s *System) Frame(b []byte) Result {
 			s.refill(k, q)
 		}
 	}
-	s.frame++
 	return res
+}
+
+// SetFrame sets the frame number the events of the next Frame carry (the
+// frames are numbered from 0 in the order Frame gets them, unless the
+// caller numbers them: several frames cut from one captured frame carry
+// its number).
+func (s *System) SetFrame(i int) { s.frame = i }
+
+// record keeps or passes on one event of the union.
+func (s *System) record(e rx.Event) {
+	if s.OnEvent != nil {
+		s.OnEvent(e)
+		return
+	}
+	s.Events = append(s.Events, e)
 }
 
 func (s *System) fail(err error) {
@@ -259,7 +288,7 @@ func (s *System) hardware(ev Event) {
 	case Placed, DDPError:
 		u := e
 		u.Kind, u.Len, u.SHA256 = rx.ULPDU, ev.Len, ev.SHA256
-		s.Events = append(s.Events, u)
+		s.record(u)
 		e.Kind, e.Addr, e.Len = rx.Placed, ev.Addr, ev.Len-ev.DDP.Len()
 		if ev.Kind == DDPError {
 			e.Kind, e.Len = rx.DDPError, ev.Len
@@ -280,7 +309,7 @@ func (s *System) hardware(ev Event) {
 		s.fail(s.SW.HardwareConsumed(ev.Half, ev.Seq, ev.End))
 		return
 	}
-	s.Events = append(s.Events, e)
+	s.record(e)
 }
 
 func (s *System) countForms(ev Event) {
@@ -316,7 +345,7 @@ func (s *System) PtrForms(t wire.FourTuple) (rfc5044, draft01 int) {
 func (s *System) software(e *rx.Event) {
 	ev := *e
 	ev.Frame = s.frame
-	s.Events = append(s.Events, ev)
+	s.record(ev)
 	switch e.Kind {
 	case rx.Established:
 		st, _ := s.SW.Stream(e.Half)
@@ -354,6 +383,24 @@ func (s *System) halfParams(t wire.FourTuple) (p mpa.Half) {
 		}
 	}
 	return p
+}
+
+// takeOver makes software the owner of the half connection of frame b, a
+// frame the hardware handed over without knowing its half connection
+// (IPv6Ext), when software takes it as a TCP segment and the hardware
+// holds that half connection in full operation. It returns the half
+// connection (zero when b is not a segment software takes).
+func (s *System) takeOver(b []byte) wire.FourTuple {
+	f, _, err := s.checks.Parse(b)
+	if err != nil {
+		return wire.FourTuple{}
+	}
+	t := f.FourTuple()
+	if c, ok := s.HW.Context(t); ok && c.Full && !c.Err && !c.SWOwned {
+		c.SWOwned, c.Ranges = true, nil
+		s.config(t, c)
+	}
+	return t
 }
 
 // handBack returns half connection t to the hardware when software owns it

@@ -27,7 +27,7 @@ func newSystem(t *testing.T, v *vector.Vector, tb ...tables) (*fastpath.System, 
 	if len(tb) > 0 {
 		n = tb[0]
 	}
-	s, err := replay.NewSystem(&v.Setup, n.slots, n.stags, n.rq)
+	s, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: n.slots, STagSlots: n.stags, RQDepth: n.rq})
 	require.NoError(t, err)
 	return s, s.HWPlacer.Memory()
 }

@@ -59,55 +59,94 @@ type msgKey struct {
 // Auto, Ports, Checksums, Policy and Window; Placer, Digests and OnEvent
 // are the learner's) and returns the setup the traffic needs.
 func Learn(frames [][]byte, cfg rx.Config) *Setup {
-	type use struct {
-		end   uint64 // highest offset + length
-		frame int    // first frame
+	l := NewLearner(cfg)
+	for _, f := range frames {
+		l.Frame(f)
 	}
-	stags := map[stagKey]*use{}
-	owner := map[uint32]wire.FourTuple{} // an STag belongs to the first half that uses it
-	msgs := map[msgKey]*use{}
+	return l.Setup()
+}
+
+// use is what a Learner saw of one buffer.
+type use struct {
+	end   uint64 // highest offset + length
+	frame int    // first frame
+}
+
+// Learner learns the setup of a capture read as a stream: the frames go
+// to Frame (or Truncated) one at a time, in order, and Setup gives the
+// setup the whole traffic needs, as Learn does. It holds a golden
+// receiver's state and, per buffer, two numbers: not the frames.
+type Learner struct {
+	r      *rx.Receiver
+	stags  map[stagKey]*use
+	owner  map[uint32]wire.FourTuple // an STag belongs to the first half that uses it
+	msgs   map[msgKey]*use
+	frames int
+}
+
+// NewLearner returns a learner whose golden receiver is configured as cfg
+// (its Auto, Ports, Checksums, Policy and Window; Placer, Digests and
+// OnEvent are the learner's).
+func NewLearner(cfg rx.Config) *Learner {
+	l := &Learner{stags: map[stagKey]*use{}, owner: map[uint32]wire.FourTuple{}, msgs: map[msgKey]*use{}}
 	cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
 	cfg.Placer.Memory().SetLogging(false)
 	cfg.Digests = false
-	cfg.OnEvent = func(e *rx.Event) {
-		var de *ddp.Error
-		if e.Kind != rx.DDPError || !errors.As(e.Err, &de) || de.Kind == ddp.KindShortHeader {
+	cfg.OnEvent = l.event
+	l.r = rx.New(cfg)
+	return l
+}
+
+// Frame takes the next frame of the capture.
+func (l *Learner) Frame(b []byte) { l.r.Frame(b) }
+
+// FrameParsed takes the next frame of the capture, parsed by Config.Parse
+// of the configuration NewLearner was given (rx.Receiver.FrameParsed).
+func (l *Learner) FrameParsed(p rx.Parsed) { l.r.FrameParsed(p) }
+
+// Truncated takes the next frame of the capture, which the capture cut
+// short (rx.Receiver.Truncated).
+func (l *Learner) Truncated(b []byte) { l.r.Truncated(b) }
+
+// event records the buffer a DDP error asks for.
+func (l *Learner) event(e *rx.Event) {
+	var de *ddp.Error
+	if e.Kind != rx.DDPError || !errors.As(e.Err, &de) || de.Kind == ddp.KindShortHeader {
+		return
+	}
+	h := e.DDP
+	n := uint64(e.Len - h.Len())
+	if h.Tagged {
+		if o, ok := l.owner[h.STag]; ok && o != e.Half {
 			return
 		}
-		h := e.DDP
-		n := uint64(e.Len - h.Len())
-		if h.Tagged {
-			if o, ok := owner[h.STag]; ok && o != e.Half {
-				return
-			}
-			owner[h.STag] = e.Half
-			k := stagKey{e.Half, h.STag}
-			u := stags[k]
-			if u == nil {
-				u = &use{frame: e.Frame}
-				stags[k] = u
-			}
-			if end := h.TO + n; end >= h.TO { // no wrap
-				u.end = max(u.end, end)
-			}
-			return
-		}
-		if h.QN >= ddp.NumQueues || h.MSN == 0 || h.MSN > MaxMSN {
-			return
-		}
-		k := msgKey{e.Half, h.QN, h.MSN}
-		u := msgs[k]
+		l.owner[h.STag] = e.Half
+		k := stagKey{e.Half, h.STag}
+		u := l.stags[k]
 		if u == nil {
 			u = &use{frame: e.Frame}
-			msgs[k] = u
+			l.stags[k] = u
 		}
-		u.end = max(u.end, uint64(h.MO)+n)
+		if end := h.TO + n; end >= h.TO { // no wrap
+			u.end = max(u.end, end)
+		}
+		return
 	}
-	r := rx.New(cfg)
-	for _, f := range frames {
-		r.Frame(f)
+	if h.QN >= ddp.NumQueues || h.MSN == 0 || h.MSN > MaxMSN {
+		return
 	}
+	k := msgKey{e.Half, h.QN, h.MSN}
+	u := l.msgs[k]
+	if u == nil {
+		u = &use{frame: e.Frame}
+		l.msgs[k] = u
+	}
+	u.end = max(u.end, uint64(h.MO)+n)
+}
 
+// Setup returns the setup the frames taken so far need.
+func (l *Learner) Setup() *Setup {
+	stags, msgs := l.stags, l.msgs
 	var bufs []Buffer
 	for k, u := range stags {
 		bufs = append(bufs, Buffer{Half: k.half, Tagged: true, STag: k.stag, Len: u.end, Frame: u.frame})
@@ -196,6 +235,12 @@ func (s *Setup) Summary() string {
 	if len(s.Buffers) == 0 {
 		return "setup learned from the traffic: no DDP buffers needed (no ULPDU with a DDP header)"
 	}
+	return "setup learned from the traffic (no setup came with the capture): " + s.counts()
+}
+
+// counts says how many buffers of each kind the setup has, on how many
+// half connections.
+func (s *Setup) counts() string {
 	halves := map[wire.FourTuple]bool{}
 	stags, recvs := 0, 0
 	perQN := [ddp.NumQueues]int{}
@@ -218,6 +263,6 @@ func (s *Setup) Summary() string {
 	if len(qs) > 0 {
 		q = " (" + strings.Join(qs, ", ") + ")"
 	}
-	return fmt.Sprintf("setup learned from the traffic (no setup came with the capture): %d tagged buffers (STags), %d receive buffers%s, on %d half connections",
+	return fmt.Sprintf("%d tagged buffers (STags), %d receive buffers%s, on %d half connections",
 		stags, recvs, q, len(halves))
 }

@@ -26,7 +26,7 @@ import (
 func frame(t testing.TB, tu wire.FourTuple, seq uint32, payload []byte) []byte {
 	t.Helper()
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]), DstIP: net.IP(tu.DstIP[:])}
+	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]).To4(), DstIP: net.IP(tu.DstIP[:]).To4()}
 	tcp := &layers.TCP{SrcPort: layers.TCPPort(tu.SrcPort), DstPort: layers.TCPPort(tu.DstPort), Seq: seq, Window: 65535, ACK: true, PSH: true}
 	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
 	buf := gopacket.NewSerializeBuffer()
@@ -47,7 +47,7 @@ type seg struct {
 // and untagged messages on QN 0 and 1 (one in two pieces), and whose
 // Responder sends one Send, one FPDU per frame.
 func traffic(t *testing.T) (wire.FourTuple, []seg, [][]byte) {
-	tu := wire.FourTuple{SrcIP: [4]byte{10, 1, 0, 1}, DstIP: [4]byte{10, 1, 0, 2}, SrcPort: 33000, DstPort: 9999}
+	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 1, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 1, 0, 2}), SrcPort: 33000, DstPort: 9999}
 	fill := func(n int, c byte) []byte { return bytes.Repeat([]byte{c}, n) }
 	segs := []seg{
 		{false, ddp.Header{Tagged: true, Version: 1, STag: 0x1100, TO: 0}, fill(100, 'a')},

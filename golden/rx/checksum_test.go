@@ -66,6 +66,18 @@ func TestChecksumPolicies(t *testing.T) {
 	badIP := append([]byte(nil), frames[len(frames)-1]...)
 	badIP[14+10] ^= 0x01
 	ulps := expected(c.tu, c.i2r, pl)
+	// Windows with IPv4 and TCP checksum offload: the IPv4 header checksum
+	// field is 0 as well.
+	var win [][]byte
+	for i, f := range frames {
+		if i == 1 || i == 3 {
+			win = append(win, f) // the Responder's
+		} else {
+			win = append(win, zeroIP(f))
+		}
+	}
+	winTCPOK := zeroIP(tcpFrame(t, c.tu, binary.BigEndian.Uint32(last[14+20+4:]), wire.FlagACK, last[14+20+20:]))
+	winDamaged := zeroIP(damaged)
 
 	tests := []struct {
 		name       string
@@ -86,6 +98,14 @@ func TestChecksumPolicies(t *testing.T) {
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded}}},
 		{"auto-bad-ip", ChecksumsAuto, with(frames, badIP), ulps[:3], []string{"ip_checksum"}, nil,
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded - 1}}},
+		{"verify-windows", ChecksumsVerify, win, nil, repeat("ip_checksum", offloaded), nil,
+			[]HostChecksums{{Host: c.tu.SrcIP, DroppedOffloaded: offloaded, DroppedOffloadedIP: offloaded}}},
+		{"auto-windows", ChecksumsAuto, win, ulps, nil, nil,
+			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded, OffloadedIP: offloaded}}},
+		{"auto-windows-tcp-verified", ChecksumsAuto, with(win, winTCPOK), ulps, nil, nil,
+			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded, OffloadedIP: offloaded}}},
+		{"auto-windows-damaged-field", ChecksumsAuto, with(win, winDamaged), ulps[:3], []string{"tcp_checksum"}, nil,
+			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded - 1, OffloadedIP: offloaded - 1}}},
 		{"ignore-damaged-field", ChecksumsIgnore, with(frames, damaged), ulps, nil, nil,
 			[]HostChecksums{{Host: c.tu.SrcIP, Ignored: offloaded}}},
 		{"ignore-bad-ip", ChecksumsIgnore, with(frames, badIP), ulps, nil, nil,
@@ -155,6 +175,14 @@ func TestChecksumPolicies(t *testing.T) {
 }
 
 // with returns frames with its last frame replaced by last.
+// zeroIP returns a copy of a frame built by tcpFrame with 0 in its IPv4
+// header checksum field, as Windows leaves it with IPv4 checksum offload.
+func zeroIP(b []byte) []byte {
+	b = append([]byte(nil), b...)
+	b[14+10], b[14+11] = 0, 0
+	return b
+}
+
 func with(frames [][]byte, last []byte) [][]byte {
 	return append(frames[:len(frames)-1:len(frames)-1], last)
 }

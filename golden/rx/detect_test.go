@@ -19,7 +19,7 @@ import (
 func tcpFrame(t testing.TB, tu wire.FourTuple, seq uint32, flags uint8, payload []byte) []byte {
 	t.Helper()
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]), DstIP: net.IP(tu.DstIP[:])}
+	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]).To4(), DstIP: net.IP(tu.DstIP[:]).To4()}
 	tcp := &layers.TCP{SrcPort: layers.TCPPort(tu.SrcPort), DstPort: layers.TCPPort(tu.DstPort), Seq: seq, Window: 65535,
 		SYN: flags&wire.FlagSYN != 0, ACK: flags&wire.FlagACK != 0, FIN: flags&wire.FlagFIN != 0,
 		RST: flags&wire.FlagRST != 0, PSH: flags&wire.FlagPSH != 0}
@@ -133,7 +133,7 @@ func b2i(b bool) int {
 // followed: their frames count as untracked, and nothing is reported, even
 // when a later segment begins with a key.
 func TestDetectNotMPA(t *testing.T) {
-	tu := wire.FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: 50000, DstPort: 80}
+	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: 50000, DstPort: 80}
 	req := mpa.NewStartup(false, false, false, nil).Append(nil)
 	frames := [][]byte{
 		tcpFrame(t, tu, 99, wire.FlagSYN, nil),

@@ -221,7 +221,7 @@ func TestStartupRules(t *testing.T) {
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			tu := wire.FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: 40000, DstPort: 4791}
+			tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: 40000, DstPort: 4791}
 			var frames [][]byte
 			step := len(tt.req)
 			if tt.split > 0 {
@@ -264,7 +264,7 @@ func TestPermissiveRev0Markers(t *testing.T) {
 	req.Rev = 0
 	rep := mpa.NewStartup(true, false, false, nil)
 	r := New(Config{})
-	tu := wire.FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: 1, DstPort: 2}
+	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: 1, DstPort: 2}
 	r.AddConn(ConnSpec{Tuple: tu, InitiatorSeq: 1, ResponderSeq: 2, Policy: mpa.StartupPolicy{Permissive: true}})
 	r.Frame(frame(t, tu, 1, 0, req.Append(nil)))
 	r.Frame(frame(t, tu.Reverse(), 2, 0, rep.Append(nil)))

@@ -16,7 +16,7 @@ import (
 // message (an 18-octet header and 6 octets of payload). The ULPDU_Length
 // field of the first FPDU is the first octet after the Request.
 func ExampleReceiver() {
-	t := wire.FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: 40000, DstPort: 4791}
+	t := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: 40000, DstPort: 4791}
 	const iseq, rseq = 1000, 5000
 	req := mpa.NewStartup(false, false, true, nil).Append(nil)
 	rep := mpa.NewStartup(true, false, true, nil).Append(nil)
@@ -50,8 +50,9 @@ func tcpFrame(t wire.FourTuple, seq uint32, payload []byte) []byte {
 	ip[0] = 0x45 // IPv4, 20-octet header
 	binary.BigEndian.PutUint16(ip[2:], uint16(20+20+len(payload)))
 	ip[8], ip[9] = 64, 6 // TTL, TCP
-	copy(ip[12:], t.SrcIP[:])
-	copy(ip[16:], t.DstIP[:])
+	src, dst := t.SrcIP.As4(), t.DstIP.As4()
+	copy(ip[12:], src[:])
+	copy(ip[16:], dst[:])
 	tcp := ip[20:]
 	binary.BigEndian.PutUint16(tcp[0:], t.SrcPort)
 	binary.BigEndian.PutUint16(tcp[2:], t.DstPort)

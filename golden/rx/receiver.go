@@ -2,6 +2,7 @@ package rx
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 
 	"github.com/mparx/mparx/golden/ddp"
@@ -54,7 +55,16 @@ type Config struct {
 	// the receiver keeping them for Events. The Event is valid only
 	// during the call.
 	OnEvent func(*Event)
+	// FrameLimit, when not zero, is the longest frame in octets the
+	// receiver takes: a longer one is dropped (a Dropped event with
+	// ErrOversize, its segment named when its headers parse), as a NIC
+	// drops a frame longer than it stores.
+	FrameLimit int
 }
+
+// ErrOversize is the error of a frame dropped for its length
+// (Config.FrameLimit).
+var ErrOversize = errors.New("rx: frame longer than the receiver takes")
 
 // Receiver is the golden MPA receiver. It is not safe for concurrent use.
 type Receiver struct {
@@ -62,7 +72,8 @@ type Receiver struct {
 	halves map[wire.FourTuple]*half
 	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports); made on first use
 	tally  ChecksumTally
-	order  []*half // in creation order, for reports
+	trunc  map[wire.FourTuple]int // frames cut short by the capture, per half connection
+	order  []*half                // in creation order, for reports
 	nconn  int
 	events []Event
 	cur    Event
@@ -73,12 +84,15 @@ type Receiver struct {
 // Stats counts frames by what became of them.
 type Stats struct {
 	Frames    int // frames offered
-	Dropped   int // failed an Ethernet, IPv4 or TCP check
-	NonTCP    int // not IPv4/TCP
+	Dropped   int // failed an Ethernet, IP or TCP check, or longer than FrameLimit
+	NonTCP    int // not IPv4/TCP or IPv6/TCP
 	Untracked int // TCP frames of no MPA half connection (held frames of a connection not yet known count too)
 	// Unverified counts frames taken although a checksum did not verify
 	// (Config.Checksums); UnverifiedHosts has them per sending host.
 	Unverified int
+	// Truncated counts frames the capture cut short (Receiver.Truncated),
+	// taken as lost.
+	Truncated int
 }
 
 // New returns a receiver with no connections.
@@ -118,6 +132,14 @@ func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
 	return hf.id, true
 }
 
+// Half returns the half connection whose DDP stream is st.
+func (r *Receiver) Half(st ddp.StreamID) (wire.FourTuple, bool) {
+	if int(st) >= len(r.order) {
+		return wire.FourTuple{}, false
+	}
+	return r.order[st].tuple, true
+}
+
 // Events returns everything reported so far, in the order it happened.
 func (r *Receiver) Events() []Event { return r.events }
 
@@ -146,28 +168,83 @@ func (r *Receiver) emit(e Event) {
 	r.events = append(r.events, e)
 }
 
+// Parsed is a frame as a receiver parses it (Config.Parse): what
+// FrameParsed takes, so that the parsing can be done apart from the
+// receiver (in another goroutine).
+type Parsed struct {
+	Data       []byte     // the frame
+	Frame      wire.Frame // its headers; Payload is a sub-slice of Data
+	Unverified Unverified // why a checksum went unverified
+	Err        error      // why the frame is dropped or not TCP (nil: taken)
+}
+
+// Parse parses frame b as a receiver configured as c does (its
+// FrameLimit and Checksums): Frame(b) is FrameParsed(c.Parse(b)).
+func (c Config) Parse(b []byte) Parsed {
+	if c.FrameLimit > 0 && len(b) > c.FrameLimit {
+		f, _ := wire.ParseWith(b, 0)
+		return Parsed{Data: b, Frame: f, Err: fmt.Errorf("%w: %d octets, the limit is %d", ErrOversize, len(b), c.FrameLimit)}
+	}
+	f, u, err := c.Checksums.Parse(b)
+	return Parsed{Data: b, Frame: f, Unverified: u, Err: err}
+}
+
 // Frame processes one Ethernet frame (without FCS).
-func (r *Receiver) Frame(b []byte) {
+func (r *Receiver) Frame(b []byte) { r.FrameParsed(r.cfg.Parse(b)) }
+
+// FrameParsed processes one Ethernet frame that Config.Parse of the
+// receiver's configuration parsed. The receiver keeps none of p's slices
+// beyond the call.
+func (r *Receiver) FrameParsed(p Parsed) {
 	r.frame = r.stats.Frames
 	r.stats.Frames++
-	f, u, err := r.cfg.Checksums.Parse(b)
+	b, f, u, err := p.Data, p.Frame, p.Unverified, p.Err
 	switch {
-	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP):
+	case errors.Is(err, ErrOversize):
+		r.drop(f, err)
+		return
+	case errors.Is(err, wire.ErrNotIP), errors.Is(err, wire.ErrNotTCP):
 		r.stats.NonTCP++
 		return
 	case err != nil:
-		if errors.Is(err, wire.ErrTCPChecksum) && f.OffloadSignature() {
-			r.tally.AddDropped(f.SrcIP)
+		if r.cfg.Checksums == ChecksumsVerify {
+			if host, ok := OffloadedDrop(b, f, err); ok {
+				r.tally.AddDropped(host, errors.Is(err, wire.ErrIPChecksum))
+			}
 		}
-		r.stats.Dropped++
-		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
-		if h := r.halves[f.FourTuple()]; h != nil {
-			h.stats.Dropped++
-		}
+		r.drop(f, err)
 		return
 	}
 	r.tally.Add(f.SrcIP, u)
 	r.take(f)
+}
+
+// drop reports frame f dropped with err.
+func (r *Receiver) drop(f wire.Frame, err error) {
+	r.stats.Dropped++
+	r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
+	if h := r.halves[f.FourTuple()]; h != nil {
+		h.stats.Dropped++
+	}
+}
+
+// Truncated takes frame b, which the capture cut short (its snap length),
+// as a frame whose octets the network lost: it counts as a frame (events
+// keep the capture's frame numbers) but is not processed, and TCP's
+// retransmission brings its octets again. It is counted in
+// Stats.Truncated and, when its headers name a half connection
+// (wire.ParseHeaders), in that half's HalfSummary.Truncated, also when the
+// receiver follows the half only from a later frame on.
+func (r *Receiver) Truncated(b []byte) {
+	r.frame = r.stats.Frames
+	r.stats.Frames++
+	r.stats.Truncated++
+	if f, err := wire.ParseHeaders(b); err == nil {
+		if r.trunc == nil {
+			r.trunc = map[wire.FourTuple]int{}
+		}
+		r.trunc[f.FourTuple()]++
+	}
 }
 
 // take passes a valid TCP frame to its half connection, or to detection.
@@ -196,6 +273,7 @@ type HalfSummary struct {
 	Octets    int // new payload octets accepted
 	Dup       int // payload octets that were duplicates
 	Dropped   int // frames dropped by a checksum
+	Truncated int // frames the capture cut short (Receiver.Truncated)
 	ULPDUs    int
 	Delivered int
 	DDPErrors int
@@ -216,6 +294,7 @@ func (r *Receiver) Halves() []HalfSummary {
 		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
 		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state, h.params, h.ddpVersion, h.errCode
 		s.Startup = h.neg
+		s.Truncated = r.trunc[h.tuple]
 		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stream < out[j].Stream })

@@ -29,7 +29,7 @@ type testConn struct {
 }
 
 func newTestConn(k int, req, rep mpa.Startup, iseq, rseq uint32) *testConn {
-	tu := wire.FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: uint16(40000 + k), DstPort: 4791}
+	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: uint16(40000 + k), DstPort: 4791}
 	n, _ := mpa.Negotiate(req, rep)
 	c := &testConn{tu: tu, iseq: iseq, rseq: rseq, req: req, rep: rep}
 	c.i2r = mpa.NewStream(mpa.Half{Markers: n.InitiatorMarkers, CRC: n.CRC, SeqStart: iseq + uint32(req.Len())})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// IPv6 Hop-by-Hop and Destination option types ParseDual knows.
+// IPv6 Hop-by-Hop and Destination option types Parse knows.
 const (
 	optPad1  = 0x00
 	optPadN  = 0x01
@@ -14,8 +14,8 @@ const (
 
 // parseIPv6 fills the IPv6 fields of f from the packet ip (the frame after
 // its Ethernet header), walks the extension-header chain, and returns the
-// TCP segment. See ParseDual for the checks.
-func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
+// TCP segment. See Parse for the checks.
+func parseIPv6(f *Frame, ip []byte, checks Checks) ([]byte, error) {
 	if len(ip) < ipv6HeaderLen {
 		return nil, fmt.Errorf("%w: %d octets left for a 40-octet IPv6 header", ErrMalformed, len(ip))
 	}
@@ -23,10 +23,10 @@ func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: IP version %d under EtherType IPv6", ErrMalformed, v)
 	}
 	f.IPv6 = true
-	copy(f.SrcAddr[:], ip[8:24])
-	copy(f.DstAddr[:], ip[24:40])
-	if f.SrcAddr.Is4() || f.DstAddr.Is4() {
-		return nil, fmt.Errorf("%w: IPv6 header with an IPv4-mapped address (%v > %v)", ErrMalformed, f.SrcAddr, f.DstAddr)
+	copy(f.SrcIP[:], ip[8:24])
+	copy(f.DstIP[:], ip[24:40])
+	if f.SrcIP.Is4() || f.DstIP.Is4() {
+		return nil, fmt.Errorf("%w: IPv6 header with an IPv4-mapped address (%v > %v)", ErrMalformed, f.SrcIP, f.DstIP)
 	}
 	plen := int(binary.BigEndian.Uint16(ip[4:]))
 	jumbo := plen == 0
@@ -37,7 +37,10 @@ func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
 	if jumbo {
 		end = len(ip)
 	} else if end > len(ip) {
-		return nil, fmt.Errorf("%w: IPv6 payload length %d exceeds the %d octets in the frame", ErrMalformed, plen, len(ip)-ipv6HeaderLen)
+		if checks&partial == 0 {
+			return nil, fmt.Errorf("%w: IPv6 payload length %d exceeds the %d octets in the frame", ErrMalformed, plen, len(ip)-ipv6HeaderLen)
+		}
+		end = len(ip) // cut short (ParseHeaders)
 	}
 	nh, off := ip[6], ipv6HeaderLen
 	for nh != ProtocolTCP {
@@ -72,6 +75,8 @@ func parseIPv6(f *Frame, ip []byte) ([]byte, error) {
 				return nil, fmt.Errorf("%w: IPv6 payload length 0 without a Jumbo Payload option", ErrMalformed)
 			case !jumbo && jl != 0:
 				return nil, fmt.Errorf("%w: IPv6 Jumbo Payload option with payload length %d (RFC 2675: 0)", ErrMalformed, plen)
+			case jumbo && int64(jl)+ipv6HeaderLen > int64(len(ip)) && checks&partial != 0:
+				// cut short (ParseHeaders): end stays at the frame's end
 			case jumbo && int64(jl)+ipv6HeaderLen > int64(len(ip)):
 				return nil, fmt.Errorf("%w: IPv6 jumbo payload length %d exceeds the %d octets in the frame", ErrMalformed, jl, len(ip)-ipv6HeaderLen)
 			case jumbo:
@@ -152,9 +157,9 @@ func finalDestination(f *Frame, h []byte) error {
 	default:
 		return fmt.Errorf("%w: IPv6 routing header type %d with %d segments left, a type the receiver does not process (RFC 8200 section 4.4)", ErrNotTCP, typ, left)
 	}
-	copy(f.DstAddr[:], h[8:24])
-	if f.DstAddr.Is4() {
-		return fmt.Errorf("%w: IPv6 routing header with an IPv4-mapped final destination %v", ErrMalformed, f.DstAddr)
+	copy(f.DstIP[:], h[8:24])
+	if f.DstIP.Is4() {
+		return fmt.Errorf("%w: IPv6 routing header with an IPv4-mapped final destination %v", ErrMalformed, f.DstIP)
 	}
 	return nil
 }

@@ -153,7 +153,7 @@ func (s spec6) ipOff() int {
 	return 14
 }
 
-// validCases6 are IPv6 frames ParseDual must accept, with the extension
+// validCases6 are IPv6 frames Parse must accept, with the extension
 // header length expected and the final destination when a Routing header
 // names it.
 func validCases6() []struct {
@@ -208,7 +208,7 @@ func validCases6() []struct {
 	}
 }
 
-// errorCases6 are IPv6 frames ParseDual must reject, with the sentinel.
+// errorCases6 are IPv6 frames Parse must reject, with the sentinel.
 func errorCases6(t testing.TB) []struct {
 	name  string
 	frame []byte
@@ -311,25 +311,25 @@ func errorCaseFrame(t testing.TB, name string) []byte {
 	return nil
 }
 
-func TestParseDualIPv6(t *testing.T) {
+func TestParseIPv6(t *testing.T) {
 	for _, tc := range validCases6() {
 		t.Run(tc.name, func(t *testing.T) {
 			b := build6(t, tc.s)
-			f, err := ParseDual(b, CheckAll)
+			f, err := ParseWith(b, CheckAll)
 			require.NoError(t, err)
 			assert.True(t, f.IPv6)
 			assert.Equal(t, tc.s.vlan, f.VLAN)
 			if tc.s.vlan {
 				assert.Equal(t, tc.s.tci&0x0fff, f.VLANID)
 			}
-			assert.Equal(t, [4]byte{}, f.SrcIP)
-			assert.Equal(t, [4]byte{}, f.DstIP)
-			assert.Equal(t, netip.MustParseAddr(tc.s.src.String()), netip.AddrFrom16(f.SrcAddr))
+			assert.False(t, f.SrcIP.Is4())
+			assert.False(t, f.DstIP.Is4())
+			assert.Equal(t, netip.MustParseAddr(tc.s.src.String()), netip.AddrFrom16(f.SrcIP))
 			final := tc.s.dst.String()
 			if tc.final != "" {
 				final = tc.final
 			}
-			assert.Equal(t, netip.MustParseAddr(final), netip.AddrFrom16(f.DstAddr))
+			assert.Equal(t, netip.MustParseAddr(final), netip.AddrFrom16(f.DstIP))
 			assert.Equal(t, tc.ext, f.ExtHeaderLen)
 			assert.Equal(t, 40+tc.ext, f.IPHeaderLen)
 			assert.Equal(t, tc.s.tcp.sport, f.SrcPort)
@@ -343,18 +343,16 @@ func TestParseDualIPv6(t *testing.T) {
 			if len(f.Payload) > 0 {
 				assert.Same(t, &b[off], &f.Payload[0], "the payload is a sub-slice of the input")
 			}
-			_, err = Parse(b)
-			require.ErrorIs(t, err, ErrNotIPv4, "Parse takes IPv4 only")
 			crossCheckDual(t, b, f)
 		})
 	}
 }
 
-func TestParseDualIPv6Errors(t *testing.T) {
-	sentinels := []error{ErrNotIP, ErrNotIPv4, ErrNotTCP, ErrFragment, ErrMalformed, ErrIPChecksum, ErrTCPChecksum}
+func TestParseIPv6Errors(t *testing.T) {
+	sentinels := []error{ErrNotIP, ErrNotTCP, ErrFragment, ErrMalformed, ErrIPChecksum, ErrTCPChecksum}
 	for _, tc := range errorCases6(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseDual(tc.frame, CheckAll)
+			_, err := ParseWith(tc.frame, CheckAll)
 			require.ErrorIs(t, err, tc.want)
 			for _, s := range sentinels {
 				if s != tc.want {
@@ -362,7 +360,7 @@ func TestParseDualIPv6Errors(t *testing.T) {
 				}
 			}
 			if tc.want == ErrTCPChecksum {
-				f, err := ParseDual(tc.frame, CheckIP)
+				f, err := ParseWith(tc.frame, CheckIP)
 				require.NoError(t, err, "only the TCP checksum is wrong")
 				assert.True(t, f.IPv6)
 			}
@@ -370,42 +368,21 @@ func TestParseDualIPv6Errors(t *testing.T) {
 	}
 }
 
-// ParseDual takes every IPv4 frame as Parse does; a frame that is not IP
-// is ErrNotIP where Parse says ErrNotIPv4.
-func TestParseDualIPv4(t *testing.T) {
+// Parse gives an IPv4 frame's addresses in their IPv4-mapped form.
+func TestParseIPv4Mapped(t *testing.T) {
 	for _, tc := range validCases() {
-		b := build(t, tc.s)
-		want, err := Parse(b)
-		require.NoError(t, err)
-		got, err := ParseDual(b, CheckAll)
+		got, err := Parse(build(t, tc.s))
 		require.NoError(t, err, tc.name)
-		assert.Equal(t, want, got, tc.name)
 		assert.False(t, got.IPv6)
-		assert.True(t, got.SrcAddr.Is4())
-		assert.Equal(t, tc.s.src, got.SrcAddr.As4())
-		assert.Equal(t, tc.s.dst, got.DstAddr.As4())
+		assert.True(t, got.SrcIP.Is4())
+		assert.Equal(t, tc.s.src, got.SrcIP.As4())
+		assert.Equal(t, tc.s.dst, got.DstIP.As4())
+		assert.Equal(t, AddrFrom4(tc.s.src), got.SrcIP)
 		assert.Zero(t, got.ExtHeaderLen)
-	}
-	for _, tc := range errorCases(t) {
-		want, werr := Parse(tc.frame)
-		got, err := ParseDual(tc.frame, CheckAll)
-		switch tc.name {
-		case "ipv6":
-			require.NoError(t, err)
-			assert.True(t, got.IPv6)
-		default:
-			if tc.want == ErrNotIPv4 {
-				require.ErrorIs(t, err, ErrNotIP, tc.name)
-				assert.NotErrorIs(t, err, ErrNotIPv4, tc.name)
-			} else {
-				assert.Equal(t, werr, err, tc.name)
-				assert.Equal(t, want, got, tc.name)
-			}
-		}
 	}
 }
 
-// crossCheckDual compares an IPv6 frame ParseDual accepted with gopacket's
+// crossCheckDual compares an IPv6 frame Parse accepted with gopacket's
 // decoding of it, where gopacket decodes it (not a Routing header other
 // than type 0, not a Fragment header), and checks the TCP checksum with
 // gopacket's where the pseudo-header's destination is the header's.
@@ -415,10 +392,10 @@ func crossCheckDual(t testing.TB, b []byte, f Frame) {
 	ip, _ := pkt.Layer(layers.LayerTypeIPv6).(*layers.IPv6)
 	tcp, _ := pkt.Layer(layers.LayerTypeTCP).(*layers.TCP)
 	if ip == nil {
-		t.Fatalf("gopacket finds no IPv6 in a frame ParseDual accepted as IPv6")
+		t.Fatalf("gopacket finds no IPv6 in a frame Parse accepted as IPv6")
 	}
-	if netip.AddrFrom16(f.SrcAddr) != netip.AddrFrom16([16]byte(ip.SrcIP)) {
-		t.Fatalf("source %v, gopacket %v", f.SrcAddr, ip.SrcIP)
+	if netip.AddrFrom16(f.SrcIP) != netip.AddrFrom16([16]byte(ip.SrcIP)) {
+		t.Fatalf("source %v, gopacket %v", f.SrcIP, ip.SrcIP)
 	}
 	if pkt.ErrorLayer() != nil || tcp == nil {
 		return
@@ -429,8 +406,8 @@ func crossCheckDual(t testing.TB, b []byte, f Frame) {
 			gw = "routed"
 		}
 	}
-	if gw == "" && f.DstAddr != Addr(ip.DstIP) {
-		t.Fatalf("destination %v, gopacket %v", f.DstAddr, ip.DstIP)
+	if gw == "" && f.DstIP != Addr(ip.DstIP) {
+		t.Fatalf("destination %v, gopacket %v", f.DstIP, ip.DstIP)
 	}
 	ipo := 14
 	if f.VLAN {
@@ -444,7 +421,7 @@ func crossCheckDual(t testing.TB, b []byte, f Frame) {
 	whole := ip.HopByHop == nil || ipo+f.IPHeaderLen+len(seg) == len(b)
 	if f.SrcPort != uint16(tcp.SrcPort) || f.DstPort != uint16(tcp.DstPort) || f.Seq != tcp.Seq || f.Ack != tcp.Ack ||
 		f.TCPHeaderLen != int(tcp.DataOffset)*4 || (whole && len(f.Payload) != len(tcp.Payload)) {
-		t.Fatalf("ParseDual and gopacket disagree on TCP: %d>%d seq %d ack %d hl %d len %d; gopacket %d>%d seq %d ack %d hl %d len %d",
+		t.Fatalf("Parse and gopacket disagree on TCP: %d>%d seq %d ack %d hl %d len %d; gopacket %d>%d seq %d ack %d hl %d len %d",
 			f.SrcPort, f.DstPort, f.Seq, f.Ack, f.TCPHeaderLen, len(f.Payload),
 			tcp.SrcPort, tcp.DstPort, tcp.Seq, tcp.Ack, int(tcp.DataOffset)*4, len(tcp.Payload))
 	}
@@ -480,15 +457,15 @@ func TestAddr(t *testing.T) {
 func TestIPv6ChecksumsAgainstReference(t *testing.T) {
 	for _, tc := range validCases6() {
 		b := build6(t, tc.s)
-		f, err := ParseDual(b, 0)
+		f, err := ParseWith(b, 0)
 		require.NoError(t, err)
 		seg := b[tc.s.ipOff()+f.IPHeaderLen : len(b)-len(tc.s.tcp.trailer)]
 		n := len(seg)
-		pseudo := append(append([]byte(nil), f.SrcAddr[:]...), f.DstAddr[:]...)
+		pseudo := append(append([]byte(nil), f.SrcIP[:]...), f.DstIP[:]...)
 		pseudo = append(pseudo, byte(n>>24), byte(n>>16), byte(n>>8), byte(n), 0, 0, 0, ProtocolTCP)
-		assert.Equal(t, ^refSum(append(pseudo, seg...)), TCPChecksumIPv6(f.SrcAddr, f.DstAddr, seg), tc.name)
-		assert.Zero(t, TCPChecksumIPv6(f.SrcAddr, f.DstAddr, seg), tc.name)
-		assert.Equal(t, refSum(pseudo), PseudoHeaderSumIPv6(f.SrcAddr, f.DstAddr, n), tc.name)
+		assert.Equal(t, ^refSum(append(pseudo, seg...)), TCPChecksumIPv6(f.SrcIP, f.DstIP, seg), tc.name)
+		assert.Zero(t, TCPChecksumIPv6(f.SrcIP, f.DstIP, seg), tc.name)
+		assert.Equal(t, refSum(pseudo), PseudoHeaderSumIPv6(f.SrcIP, f.DstIP, n), tc.name)
 	}
 	// all-ones addresses: every end-around carry of the 64-bit sums
 	var ones Addr
@@ -503,24 +480,24 @@ func TestIPv6ChecksumsAgainstReference(t *testing.T) {
 func TestOffloadSignatureIPv6(t *testing.T) {
 	s := defaultSpec6()
 	b := build6(t, s)
-	f, err := ParseDual(b, 0)
+	f, err := ParseWith(b, 0)
 	require.NoError(t, err)
 	assert.False(t, f.OffloadSignature())
 	seg := b[s.ipOff()+40:]
 	n := len(seg)
-	pseudo := append(append([]byte(nil), f.SrcAddr[:]...), f.DstAddr[:]...)
+	pseudo := append(append([]byte(nil), f.SrcIP[:]...), f.DstIP[:]...)
 	pseudo = append(pseudo, 0, 0, byte(n>>8), byte(n), 0, 0, 0, ProtocolTCP)
 	binary.BigEndian.PutUint16(seg[16:], refSum(pseudo))
-	f, err = ParseDual(b, CheckAll)
+	f, err = ParseWith(b, CheckAll)
 	require.ErrorIs(t, err, ErrTCPChecksum)
 	assert.True(t, f.OffloadSignature())
 }
 
-func TestParseDualDoesNotAllocate(t *testing.T) {
+func TestParseIPv6DoesNotAllocate(t *testing.T) {
 	for _, tc := range validCases6() {
 		b := build6(t, tc.s)
 		allocs := testing.AllocsPerRun(50, func() {
-			if _, err := ParseDual(b, CheckAll); err != nil {
+			if _, err := ParseWith(b, CheckAll); err != nil {
 				panic(err)
 			}
 		})

@@ -98,3 +98,37 @@ func TestParseWithoutChecks(t *testing.T) {
 	_, err = CompleteChecksums(b[:20])
 	require.ErrorIs(t, err, ErrMalformed)
 }
+
+// Over IPv6 (with extension headers) the offload signature is the IPv6
+// pseudo-header's sum, and CompleteChecksums writes the TCP checksum
+// gopacket computes.
+func TestCompleteChecksumsIPv6(t *testing.T) {
+	for _, tc := range validCases6() {
+		if tc.final != "" {
+			continue // gopacket's checksum takes the header's destination
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			want := build6(t, tc.s)
+			f, err := Parse(want)
+			require.NoError(t, err)
+			b := append([]byte(nil), want...)
+			seg := b[tc.s.ipOff()+f.IPHeaderLen:]
+			seg = seg[:f.TCPHeaderLen+len(f.Payload)]
+			n := len(seg)
+			pseudo := append(append([]byte(nil), f.SrcIP[:]...), f.DstIP[:]...)
+			pseudo = append(pseudo, byte(n>>24), byte(n>>16), byte(n>>8), byte(n), 0, 0, 0, ProtocolTCP)
+			binary.BigEndian.PutUint16(seg[16:], refSum(pseudo))
+
+			g, err := Parse(b)
+			require.ErrorIs(t, err, ErrTCPChecksum)
+			assert.True(t, g.OffloadSignature())
+			changed, err := CompleteChecksums(b)
+			require.NoError(t, err)
+			assert.True(t, changed)
+			assert.Equal(t, want, b)
+			changed, err = CompleteChecksums(b)
+			require.NoError(t, err)
+			assert.False(t, changed)
+		})
+	}
+}

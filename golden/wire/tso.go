@@ -12,7 +12,7 @@ var ErrSplit = errors.New("wire: cannot split")
 
 // Split returns the frames that a NIC's TCP segmentation offload (TSO)
 // puts on the wire for frame, an Ethernet frame holding one TCP segment
-// over IPv4 or IPv6 that ParseDual accepts (its checksums are not
+// over IPv4 or IPv6 that ParseWith(frame, 0) accepts (its checksums are not
 // verified), when its payload is longer than mss octets. mss is the most
 // TCP payload per frame: the MSS the peer announced less the TCP options
 // each frame carries (RFC 6691). Capture tools see such super-frames on a
@@ -45,7 +45,7 @@ var ErrSplit = errors.New("wire: cannot split")
 // first. Split refuses (ErrSplit) a segment with SYN, RST or URG, and an
 // mss for which a frame's IP length would exceed 65,535.
 func Split(frame []byte, mss int) ([][]byte, error) {
-	f, err := ParseDual(frame, 0)
+	f, err := ParseWith(frame, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func Split(frame []byte, mss int) ([][]byte, error) {
 const minFrame = 60
 
 // dropJumbo returns a copy of the headers h of a jumbogram (the IPv6
-// header at ipo, a Hop-by-Hop Options header after it, as ParseDual has
+// header at ipo, a Hop-by-Hop Options header after it, as Parse has
 // checked) with its Jumbo Payload option turned into padding, and the
 // Hop-by-Hop header removed when nothing but padding is left in it.
 func dropJumbo(h []byte, ipo int) []byte {

@@ -101,7 +101,7 @@ func TestSplit(t *testing.T) {
 		{"ipv6-jumbogram-router-alert", v6(func(s *spec6) { s.tcp.payload, s.hbh = patterned(70001), alert }), 8940, 8, true, 16, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := ParseDual(tc.frame, CheckAll)
+			in, err := Parse(tc.frame)
 			require.NoError(t, err)
 			ipo := 14
 			if in.VLAN {
@@ -112,11 +112,11 @@ func TestSplit(t *testing.T) {
 			require.Len(t, out, tc.n)
 			var payload []byte
 			for i, b := range out {
-				f, err := ParseDual(b, CheckAll)
+				f, err := Parse(b)
 				require.NoError(t, err, "frame %d", i)
 				assert.Equal(t, in.IPv6, f.IPv6)
-				assert.Equal(t, in.SrcAddr, f.SrcAddr)
-				assert.Equal(t, in.DstAddr, f.DstAddr)
+				assert.Equal(t, in.SrcIP, f.SrcIP)
+				assert.Equal(t, in.DstIP, f.DstIP)
 				assert.Equal(t, in.SrcPort, f.SrcPort)
 				assert.Equal(t, in.Ack, f.Ack)
 				assert.Equal(t, in.Window, f.Window)
@@ -260,7 +260,7 @@ func TestSplitCopies(t *testing.T) {
 }
 
 // FuzzSplit checks Split on any frame and MSS: no panic, and for a
-// segment it splits, frames that ParseDual accepts with every check, whose
+// segment it splits, frames that Parse accepts with every check, whose
 // payloads are the segment's in order and at most mss octets each, at
 // consecutive sequence numbers.
 func FuzzSplit(f *testing.F) {
@@ -273,17 +273,17 @@ func FuzzSplit(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, mss uint16) {
-		in, err := ParseDual(b, 0)
+		in, err := ParseWith(b, 0)
 		out, serr := Split(b, int(mss))
 		if err != nil {
 			if serr == nil {
-				t.Fatalf("Split took a frame ParseDual refuses: %v", err)
+				t.Fatalf("Split took a frame Parse refuses: %v", err)
 			}
 			return
 		}
 		if serr != nil {
 			if !errors.Is(serr, ErrSplit) {
-				t.Fatalf("Split of a frame ParseDual accepts: %v", serr)
+				t.Fatalf("Split of a frame Parse accepts: %v", serr)
 			}
 			return
 		}
@@ -295,7 +295,7 @@ func FuzzSplit(f *testing.F) {
 		}
 		var payload []byte
 		for i, fr := range out {
-			g, err := ParseDual(fr, CheckAll)
+			g, err := Parse(fr)
 			if err != nil {
 				t.Fatalf("frame %d: %v", i, err)
 			}

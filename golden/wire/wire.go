@@ -1,7 +1,7 @@
 // Package wire parses the Ethernet frames that the mparx receiver takes as
 // input: Ethernet II (IEEE 802.3 clause 3.2.6 type field) with at most one
-// IEEE 802.1Q tag, IPv4 (RFC 791) with options, and TCP (RFC 9293) with
-// options; ParseDual also takes IPv6 (RFC 8200) with its extension headers.
+// IEEE 802.1Q tag, IPv4 (RFC 791) with options or IPv6 (RFC 8200) with its
+// extension headers, and TCP (RFC 9293) with options.
 //
 // Parse is hand-written, allocation-free on the accept path, and safe on any
 // input: it never reads outside the slice it is given, and the payload it
@@ -12,8 +12,8 @@
 // RFC 1071.
 //
 // Every rejection wraps exactly one of the sentinel errors below, so a caller
-// can classify a frame with errors.Is: ErrNotIPv4 (ErrNotIP for ParseDual)
-// and ErrNotTCP are traffic the receiver ignores, ErrFragment is traffic it
+// can classify a frame with errors.Is: ErrNotIP and ErrNotTCP are traffic
+// the receiver ignores, ErrFragment is traffic it
 // does not reassemble, and ErrMalformed, ErrIPChecksum and ErrTCPChecksum
 // are damaged frames.
 //
@@ -33,12 +33,9 @@ import (
 // Sentinel errors. Parse wraps one of them, with detail, in every error it
 // returns.
 var (
-	// ErrNotIPv4: the EtherType (after an optional 802.1Q tag) is not IPv4
-	// (0x0800), for example ARP, IPv6, a second VLAN tag or an 802.3 length
-	// (Parse and ParseWith).
-	ErrNotIPv4 = errors.New("wire: not IPv4")
 	// ErrNotIP: the EtherType (after an optional 802.1Q tag) is neither
-	// IPv4 (0x0800) nor IPv6 (0x86dd) (ParseDual).
+	// IPv4 (0x0800) nor IPv6 (0x86dd), for example ARP, a second VLAN tag
+	// or an 802.3 length.
 	ErrNotIP = errors.New("wire: not IP")
 	// ErrNotTCP: an IPv4 packet whose protocol is not TCP (6); an IPv6
 	// packet whose header chain ends in another protocol, in IPsec (AH,
@@ -54,8 +51,8 @@ var (
 	ErrMalformed = errors.New("wire: malformed frame")
 	// ErrIPChecksum: the IPv4 header checksum does not verify.
 	ErrIPChecksum = errors.New("wire: bad IPv4 header checksum")
-	// ErrTCPChecksum: the TCP checksum (with the IPv4 pseudo-header) does
-	// not verify.
+	// ErrTCPChecksum: the TCP checksum (with the IPv4 or IPv6
+	// pseudo-header) does not verify.
 	ErrTCPChecksum = errors.New("wire: bad TCP checksum")
 )
 
@@ -67,7 +64,7 @@ const (
 	ProtocolTCP   = 6
 )
 
-// IPv6 Next Header values of the extension headers ParseDual walks or
+// IPv6 Next Header values of the extension headers Parse walks or
 // names (the IANA Assigned Internet Protocol Numbers registry).
 const (
 	ProtocolHopByHop = 0  // Hop-by-Hop Options
@@ -104,15 +101,13 @@ type Frame struct {
 	VLAN   bool   // the frame carried one 802.1Q tag
 	VLANID uint16 // VLAN identifier (low 12 bits of the TCI) when VLAN is set
 
-	// SrcIP and DstIP are the IPv4 addresses (zero for IPv6).
-	SrcIP, DstIP [4]byte
-	// IPv6 reports an IPv6 frame (only ParseDual returns one).
+	// IPv6 reports an IPv6 frame.
 	IPv6 bool
-	// SrcAddr and DstAddr are the addresses as 128 bits, an IPv4 one in
-	// its IPv4-mapped form (see Addr). For IPv6, DstAddr is the final
+	// SrcIP and DstIP are the addresses as 128 bits, an IPv4 one in its
+	// IPv4-mapped form (see Addr). For IPv6, DstIP is the final
 	// destination: a Routing header with segments left names it (RFC 8200
 	// section 8.1), else it is the header's Destination Address.
-	SrcAddr, DstAddr Addr
+	SrcIP, DstIP Addr
 	// IPHeaderLen is the IPv4 header length in octets, options included,
 	// or the IPv6 header and its extension headers: the offset of the TCP
 	// header from the start of the IP packet.
@@ -138,8 +133,8 @@ type Frame struct {
 
 // Addr is an IPv4 or IPv6 address as 128 bits: an IPv4 address a.b.c.d is
 // held in its IPv4-mapped form ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2).
-// ParseDual rejects an IPv6 header that carries an IPv4-mapped address, so
-// the form tells the two versions apart. Addr is comparable.
+// Parse rejects an IPv6 header that carries an IPv4-mapped address, so the
+// form tells the two versions apart. Addr is comparable.
 type Addr [16]byte
 
 // AddrFrom4 returns the IPv4 address a as an Addr.
@@ -164,48 +159,26 @@ func (a Addr) String() string {
 	return netip.AddrFrom16(a).String()
 }
 
-// Parse parses and verifies one Ethernet frame (without the FCS). The checks
-// are made in this order: Ethernet length and EtherType (ErrMalformed,
-// ErrNotIPv4); IPv4 version, header length and total length (ErrMalformed);
-// IPv4 header checksum (ErrIPChecksum); protocol (ErrNotTCP); fragmentation
-// (ErrFragment); TCP header length (ErrMalformed); TCP checksum
-// (ErrTCPChecksum). Octets after the IPv4 total length (Ethernet padding) are
-// ignored. With ErrTCPChecksum the returned Frame is filled as for an
-// accepted frame (ports, sequence number, flags, payload).
-func Parse(b []byte) (Frame, error) { return ParseWith(b, CheckAll) }
-
-// Checks selects the checksums ParseWith verifies.
-type Checks uint8
-
-// Checksums ParseWith can verify.
-const (
-	CheckIP  Checks = 1 << iota // the IPv4 header checksum (ErrIPChecksum)
-	CheckTCP                    // the TCP checksum (ErrTCPChecksum)
-
-	CheckAll = CheckIP | CheckTCP
-)
-
-// ParseWith is Parse verifying only the checksums in checks: with 0 it
-// accepts a frame whatever its checksums hold (as Wireshark does by
-// default). Every other check is made.
-func ParseWith(b []byte, checks Checks) (Frame, error) {
-	var f Frame
-	err := parse(&f, b, checks, false)
-	return f, err
-}
-
-// ParseDual is ParseWith taking IPv6 frames as well as IPv4 ones (a
-// frame that is neither is ErrNotIP). For IPv6 the checks are made in this
-// order: the fixed header's version and payload length (ErrMalformed); the
-// extension headers, each once in the order the chain gives them
+// Parse parses and verifies one Ethernet frame (without the FCS). The
+// checks are made in this order: Ethernet length and EtherType
+// (ErrMalformed, ErrNotIP); then for IPv4 the version, header length and
+// total length (ErrMalformed), the header checksum (ErrIPChecksum), the
+// protocol (ErrNotTCP) and fragmentation (ErrFragment); for IPv6 the
+// checks listed below; then the TCP header length (ErrMalformed) and the
+// TCP checksum (ErrTCPChecksum). Octets after the IPv4 total length or the
+// IPv6 payload length (Ethernet padding) are ignored. With ErrTCPChecksum
+// the returned Frame is filled as for an accepted frame (ports, sequence
+// number, flags, payload).
+//
+// For IPv6 the checks are: the fixed header's version, addresses (an
+// IPv4-mapped address is ErrMalformed) and payload length (ErrMalformed);
+// the extension headers, each once in the order the chain gives them
 // (ErrMalformed for a length beyond the payload or a Hop-by-Hop Options
 // header that is not first; ErrFragment for a Fragment header that is not
-// an atomic fragment; ErrNotTCP for an option or routing type the
-// receiver must discard the packet for, and for a chain that ends in
-// AH, ESP, No Next Header or any protocol other than TCP); the TCP header
-// length (ErrMalformed); the TCP checksum over the IPv6 pseudo-header
-// (ErrTCPChecksum, checked when checks has CheckTCP; IPv6 has no header
-// checksum).
+// an atomic fragment; ErrNotTCP for an option or routing type the receiver
+// must discard the packet for, and for a chain that ends in AH, ESP, No
+// Next Header or any protocol other than TCP). IPv6 has no header
+// checksum; the TCP checksum is over the IPv6 pseudo-header.
 //
 // Options in Hop-by-Hop and Destination Options headers are walked: Pad1,
 // PadN and (Hop-by-Hop only) Jumbo Payload are known; any other option is
@@ -219,14 +192,46 @@ func ParseWith(b []byte, checks Checks) (Frame, error) {
 // with segments left is ErrNotTCP (RFC 8200 section 4.4). A Fragment
 // header with offset 0 and M 0 is an atomic fragment, a whole packet (RFC
 // 6946): the chain goes on after it.
-func ParseDual(b []byte, checks Checks) (Frame, error) {
+func Parse(b []byte) (Frame, error) { return ParseWith(b, CheckAll) }
+
+// Checks selects the checksums ParseWith verifies.
+type Checks uint8
+
+// Checksums ParseWith can verify.
+const (
+	CheckIP  Checks = 1 << iota // the IPv4 header checksum (ErrIPChecksum)
+	CheckTCP                    // the TCP checksum (ErrTCPChecksum)
+
+	CheckAll = CheckIP | CheckTCP
+
+	// partial: an IP length beyond the frame is taken as a frame cut
+	// short (ParseHeaders), not as malformed.
+	partial Checks = 1 << 7
+)
+
+// ParseWith is Parse verifying only the checksums in checks: with 0 it
+// accepts a frame whatever its checksums hold (as Wireshark does by
+// default). Every other check is made.
+func ParseWith(b []byte, checks Checks) (Frame, error) {
 	var f Frame
-	err := parse(&f, b, checks, true)
+	err := parse(&f, b, checks)
 	return f, err
 }
 
-// parse fills f from the frame b; dual takes IPv6 as well as IPv4.
-func parse(f *Frame, b []byte, checks Checks, dual bool) error {
+// ParseHeaders parses the headers of a frame a capture cut short (its snap
+// length): as ParseWith(b, 0), except that an IPv4 total length or IPv6
+// payload length beyond the frame is taken as the frame's cut, not as
+// ErrMalformed. The headers up to the end of the TCP header must be in b;
+// Payload is what b holds of the payload. It names the segment of a frame
+// whose payload is lost.
+func ParseHeaders(b []byte) (Frame, error) {
+	var f Frame
+	err := parse(&f, b, partial)
+	return f, err
+}
+
+// parse fills f from the frame b.
+func parse(f *Frame, b []byte, checks Checks) error {
 	if len(b) < ethHeaderLen {
 		return fmt.Errorf("%w: frame of %d octets is shorter than an Ethernet header", ErrMalformed, len(b))
 	}
@@ -244,15 +249,13 @@ func parse(f *Frame, b []byte, checks Checks, dual bool) error {
 	}
 	var tcp []byte
 	var err error
-	switch {
-	case et == EtherTypeIPv4:
+	switch et {
+	case EtherTypeIPv4:
 		tcp, err = parseIPv4(f, b[off:], checks)
-	case et == EtherTypeIPv6 && dual:
-		tcp, err = parseIPv6(f, b[off:])
-	case dual:
-		return fmt.Errorf("%w: EtherType %#04x", ErrNotIP, et)
+	case EtherTypeIPv6:
+		tcp, err = parseIPv6(f, b[off:], checks)
 	default:
-		return fmt.Errorf("%w: EtherType %#04x", ErrNotIPv4, et)
+		return fmt.Errorf("%w: EtherType %#04x", ErrNotIP, et)
 	}
 	if err != nil {
 		return err
@@ -278,7 +281,13 @@ func parseIPv4(f *Frame, ip []byte, checks Checks) ([]byte, error) {
 		return nil, fmt.Errorf("%w: IPv4 total length %d < header length %d", ErrMalformed, total, ihl)
 	}
 	if total > len(ip) {
-		return nil, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
+		if checks&partial == 0 {
+			return nil, fmt.Errorf("%w: IPv4 total length %d exceeds the %d octets in the frame", ErrMalformed, total, len(ip))
+		}
+		total = max(len(ip), ihl)
+		if total > len(ip) {
+			return nil, fmt.Errorf("%w: %d octets left for a %d-octet IPv4 header", ErrMalformed, len(ip), ihl)
+		}
 	}
 	ip = ip[:total] // drop Ethernet padding
 	if checks&CheckIP != 0 && IPv4Checksum(ip[:ihl]) != 0 {
@@ -291,12 +300,10 @@ func parseIPv4(f *Frame, ip []byte, checks Checks) ([]byte, error) {
 		return nil, fmt.Errorf("%w: IPv4 MF=%d offset=%d", ErrFragment, fo>>13&1, (fo&0x1fff)*8)
 	}
 	f.IPHeaderLen = ihl
-	copy(f.SrcIP[:], ip[12:16])
-	copy(f.DstIP[:], ip[16:20])
 	// The IPv4-mapped forms (see AddrFrom4): f is zero, octets 8 to 15
 	// are 00 00 ff ff and the address, stored as one word each.
-	binary.LittleEndian.PutUint64(f.SrcAddr[8:], 0xffff0000|uint64(binary.LittleEndian.Uint32(ip[12:]))<<32)
-	binary.LittleEndian.PutUint64(f.DstAddr[8:], 0xffff0000|uint64(binary.LittleEndian.Uint32(ip[16:]))<<32)
+	binary.LittleEndian.PutUint64(f.SrcIP[8:], 0xffff0000|uint64(binary.LittleEndian.Uint32(ip[12:]))<<32)
+	binary.LittleEndian.PutUint64(f.DstIP[8:], 0xffff0000|uint64(binary.LittleEndian.Uint32(ip[16:]))<<32)
 	return ip[ihl:], nil
 }
 
@@ -338,23 +345,24 @@ func parseTCP(f *Frame, tcp []byte, checks Checks) error {
 // addresses.
 func (f *Frame) tcpChecksum(segment []byte) uint16 {
 	if f.IPv6 {
-		return TCPChecksumIPv6(f.SrcAddr, f.DstAddr, segment)
+		return TCPChecksumIPv6(f.SrcIP, f.DstIP, segment)
 	}
-	return TCPChecksum(f.SrcIP, f.DstIP, segment)
+	return TCPChecksum(f.SrcIP.As4(), f.DstIP.As4(), segment)
 }
 
 // OffloadSignature reports whether the frame's TCP checksum field holds the
 // transmit checksum offload signature: the folded ones' complement sum of
-// the IPv4 pseudo-header alone (PseudoHeaderSum), which a sending stack
+// the pseudo-header alone (PseudoHeaderSum, PseudoHeaderSumIPv6), which a
+// sending stack
 // leaves in the field when the NIC is to complete the checksum (Linux
 // CHECKSUM_PARTIAL, the NDIS task offload contract). A capture taken on the
 // sending host shows the frame before the NIC completed it.
 func (f Frame) OffloadSignature() bool {
 	n := f.TCPHeaderLen + len(f.Payload)
 	if f.IPv6 {
-		return f.Checksum == PseudoHeaderSumIPv6(f.SrcAddr, f.DstAddr, n)
+		return f.Checksum == PseudoHeaderSumIPv6(f.SrcIP, f.DstIP, n)
 	}
-	return f.Checksum == PseudoHeaderSum(f.SrcIP, f.DstIP, n)
+	return f.Checksum == PseudoHeaderSum(f.SrcIP.As4(), f.DstIP.As4(), n)
 }
 
 // PseudoHeaderSum returns the folded ones' complement sum (not
@@ -389,9 +397,10 @@ func pseudoIPv6(src, dst Addr, tcpLen int) uint64 {
 }
 
 // CompleteChecksums rewrites, in place, the IPv4 header checksum and the
-// TCP checksum of an Ethernet frame that ParseWith(b, 0) accepts, to the
-// values that verify: what a NIC with transmit checksum offload puts on the
-// wire. It reports whether it changed an octet.
+// TCP checksum of an Ethernet frame that ParseWith(b, 0) accepts (for IPv6
+// the TCP checksum, over the pseudo-header of the final destination), to
+// the values that verify: what a NIC with transmit checksum offload puts
+// on the wire. It reports whether it changed an octet.
 func CompleteChecksums(b []byte) (bool, error) {
 	f, err := ParseWith(b, 0)
 	if err != nil {
@@ -401,29 +410,34 @@ func CompleteChecksums(b []byte) (bool, error) {
 	if f.VLAN {
 		off += vlanTagLen
 	}
-	ip := b[off:]
-	ip = ip[:binary.BigEndian.Uint16(ip[2:])]
 	// A checksum that fails verification differs from the one computed
 	// here, so every rewrite changes the frame.
 	changed := false
-	if IPv4Checksum(ip[:f.IPHeaderLen]) != 0 {
-		ip[10], ip[11] = 0, 0
-		binary.BigEndian.PutUint16(ip[10:], IPv4Checksum(ip[:f.IPHeaderLen]))
-		changed = true
+	if !f.IPv6 {
+		ip := b[off : off+f.IPHeaderLen]
+		if IPv4Checksum(ip) != 0 {
+			ip[10], ip[11] = 0, 0
+			binary.BigEndian.PutUint16(ip[10:], IPv4Checksum(ip))
+			changed = true
+		}
 	}
-	tcp := ip[f.IPHeaderLen:]
-	if TCPChecksum(f.SrcIP, f.DstIP, tcp) != 0 {
+	// The segment: from the TCP header to the end of the payload (Payload
+	// is a sub-slice of b ending where the IP packet ends).
+	start := off + f.IPHeaderLen
+	tcp := b[start : start+f.TCPHeaderLen+len(f.Payload)]
+	if f.tcpChecksum(tcp) != 0 {
 		tcp[16], tcp[17] = 0, 0
-		binary.BigEndian.PutUint16(tcp[16:], TCPChecksum(f.SrcIP, f.DstIP, tcp))
+		binary.BigEndian.PutUint16(tcp[16:], f.tcpChecksum(tcp))
 		changed = true
 	}
 	return changed, nil
 }
 
 // FourTuple names the half connection that carried a frame: data flows from
-// Src to Dst. It is comparable and can be used as a map key.
+// Src to Dst. The addresses are 128 bits (Addr: an IPv4 address in its
+// IPv4-mapped form). It is comparable and can be used as a map key.
 type FourTuple struct {
-	SrcIP, DstIP     [4]byte
+	SrcIP, DstIP     Addr
 	SrcPort, DstPort uint16
 }
 
@@ -437,7 +451,12 @@ func (t FourTuple) Reverse() FourTuple {
 	return FourTuple{SrcIP: t.DstIP, DstIP: t.SrcIP, SrcPort: t.DstPort, DstPort: t.SrcPort}
 }
 
-// Src returns the source as "ip:port", for example "10.0.0.1:40000".
+// IPv6 reports whether the half connection is over IPv6 (its source
+// address is not IPv4-mapped; the zero FourTuple is not).
+func (t FourTuple) IPv6() bool { return t != FourTuple{} && !t.SrcIP.Is4() }
+
+// Src returns the source as "ip:port": "10.0.0.1:40000" for IPv4,
+// "[2001:db8::1]:40000" for IPv6.
 func (t FourTuple) Src() string { return endpoint(t.SrcIP, t.SrcPort) }
 
 // Dst returns the destination as "ip:port".
@@ -446,8 +465,11 @@ func (t FourTuple) Dst() string { return endpoint(t.DstIP, t.DstPort) }
 // String returns "src>dst", for example "10.0.0.1:40000>10.0.0.2:4791".
 func (t FourTuple) String() string { return t.Src() + ">" + t.Dst() }
 
-func endpoint(ip [4]byte, port uint16) string {
-	return netip.AddrFrom4(ip).String() + ":" + strconv.Itoa(int(port))
+func endpoint(ip Addr, port uint16) string {
+	if ip.Is4() {
+		return netip.AddrFrom4(ip.As4()).String() + ":" + strconv.Itoa(int(port))
+	}
+	return "[" + netip.AddrFrom16(ip).String() + "]:" + strconv.Itoa(int(port))
 }
 
 // IPv4Checksum returns the ones' complement of the ones' complement sum of

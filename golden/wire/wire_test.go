@@ -2,8 +2,10 @@ package wire
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"net"
+	"net/netip"
 	"testing"
 
 	"github.com/google/gopacket"
@@ -209,8 +211,8 @@ func assertFrame(t *testing.T, s spec, f Frame) {
 	if s.vlan {
 		assert.Equal(t, s.tci&0x0fff, f.VLANID)
 	}
-	assert.Equal(t, s.src, f.SrcIP)
-	assert.Equal(t, s.dst, f.DstIP)
+	assert.Equal(t, AddrFrom4(s.src), f.SrcIP)
+	assert.Equal(t, AddrFrom4(s.dst), f.DstIP)
 	assert.Equal(t, s.sport, f.SrcPort)
 	assert.Equal(t, s.dport, f.DstPort)
 	assert.Equal(t, s.seq, f.Seq)
@@ -244,14 +246,6 @@ func errorCases(t testing.TB) []struct {
 			HwAddressSize: 6, ProtAddressSize: 4, Operation: layers.ARPRequest,
 			SourceHwAddress: []byte{2, 0, 0, 0, 0, 1}, SourceProtAddress: []byte{10, 0, 0, 1},
 			DstHwAddress: make([]byte, 6), DstProtAddress: []byte{10, 0, 0, 2}}))
-	ip6 := gopacket.NewSerializeBuffer()
-	tcp6 := d.tcp()
-	ip6l := &layers.IPv6{Version: 6, NextHeader: layers.IPProtocolTCP, HopLimit: 64,
-		SrcIP: net.ParseIP("fd00::1"), DstIP: net.ParseIP("fd00::2")}
-	require.NoError(t, tcp6.SetNetworkLayerForChecksum(ip6l))
-	require.NoError(t, gopacket.SerializeLayers(ip6, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
-		&layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2},
-			EthernetType: layers.EthernetTypeIPv6}, ip6l, tcp6, gopacket.Payload(d.payload)))
 	udp := buildL4(t, d, &layers.UDP{SrcPort: 40000, DstPort: 4791}, layers.IPProtocolUDP)
 	udpFrag := d
 	udpFrag.ipFlags = layers.IPv4MoreFragments
@@ -268,10 +262,9 @@ func errorCases(t testing.TB) []struct {
 		{"empty", nil, ErrMalformed},
 		{"13-octets", build(t, d)[:13], ErrMalformed},
 		{"vlan-truncated", build(t, vlan)[:16], ErrMalformed},
-		{"arp", arp.Bytes(), ErrNotIPv4},
-		{"ipv6", ip6.Bytes(), ErrNotIPv4},
-		{"802.3-length", edit(d, func(b []byte) { b[12], b[13] = 0x00, 0x40 }), ErrNotIPv4},
-		{"qinq-inner-vlan", edit(vlan, func(b []byte) { b[16], b[17] = 0x81, 0x00 }), ErrNotIPv4},
+		{"arp", arp.Bytes(), ErrNotIP},
+		{"802.3-length", edit(d, func(b []byte) { b[12], b[13] = 0x00, 0x40 }), ErrNotIP},
+		{"qinq-inner-vlan", edit(vlan, func(b []byte) { b[16], b[17] = 0x81, 0x00 }), ErrNotIP},
 		{"udp", udp, ErrNotTCP},
 		{"udp-fragment", buildL4(t, udpFrag, &layers.UDP{SrcPort: 1, DstPort: 2}, layers.IPProtocolUDP), ErrNotTCP},
 		{"more-fragments", build(t, mf), ErrFragment},
@@ -301,7 +294,7 @@ func errorCases(t testing.TB) []struct {
 }
 
 func TestParseErrors(t *testing.T) {
-	sentinels := []error{ErrNotIPv4, ErrNotTCP, ErrFragment, ErrMalformed, ErrIPChecksum, ErrTCPChecksum}
+	sentinels := []error{ErrNotIP, ErrNotTCP, ErrFragment, ErrMalformed, ErrIPChecksum, ErrTCPChecksum}
 	for _, tc := range errorCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.frame)
@@ -408,8 +401,19 @@ func TestFourTuple(t *testing.T) {
 	assert.Equal(t, "10.0.0.2:4791", ft.Dst())
 	assert.Equal(t, "10.0.0.2:4791>10.0.0.1:40000", ft.Reverse().String())
 	assert.Equal(t, ft, ft.Reverse().Reverse())
+	assert.False(t, ft.IPv6())
 	m := map[FourTuple]int{ft: 1}
-	assert.Equal(t, 1, m[FourTuple{SrcIP: [4]byte{10, 0, 0, 1}, DstIP: [4]byte{10, 0, 0, 2}, SrcPort: 40000, DstPort: 4791}])
+	assert.Equal(t, 1, m[FourTuple{SrcIP: AddrFrom4([4]byte{10, 0, 0, 1}), DstIP: AddrFrom4([4]byte{10, 0, 0, 2}), SrcPort: 40000, DstPort: 4791}])
+
+	f6, err := Parse(build6(t, defaultSpec6()))
+	require.NoError(t, err)
+	t6 := f6.FourTuple()
+	assert.True(t, t6.IPv6())
+	assert.Equal(t, "["+f6.SrcIP.String()+"]:"+fmt.Sprint(f6.SrcPort), t6.Src())
+	assert.Equal(t, t6.Src()+">"+t6.Dst(), t6.String())
+	assert.False(t, FourTuple{}.IPv6())
+	v6 := FourTuple{SrcIP: Addr(netip.MustParseAddr("2001:db8::1").As16()), DstIP: Addr(netip.MustParseAddr("2001:db8::2").As16()), SrcPort: 40000, DstPort: 4791}
+	assert.Equal(t, "[2001:db8::1]:40000>[2001:db8::2]:4791", v6.String())
 }
 
 func TestParseDoesNotAllocate(t *testing.T) {
@@ -420,4 +424,39 @@ func TestParseDoesNotAllocate(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
+}
+
+// ParseHeaders names the segment of a frame cut short by a capture's snap
+// length, over IPv4 and IPv6; a frame cut inside its headers is malformed.
+func TestParseHeaders(t *testing.T) {
+	s := defaultSpec()
+	s.payload = patterned(1000)
+	s6 := defaultSpec6()
+	s6.tcp.payload = patterned(1000)
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+		hdrs  int // octets of headers
+	}{
+		{"ipv4", build(t, s), 14 + 20 + 20},
+		{"ipv6", build6(t, s6), 14 + 40 + 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			whole, err := Parse(tc.frame)
+			require.NoError(t, err)
+			for _, n := range []int{len(tc.frame), len(tc.frame) - 1, tc.hdrs + 10, tc.hdrs} {
+				f, err := ParseHeaders(tc.frame[:n])
+				require.NoError(t, err, n)
+				assert.Equal(t, whole.FourTuple(), f.FourTuple())
+				assert.Equal(t, whole.Seq, f.Seq)
+				assert.Equal(t, whole.Payload[:n-tc.hdrs], f.Payload)
+				if n < len(tc.frame) {
+					_, err = ParseWith(tc.frame[:n], 0)
+					require.ErrorIs(t, err, ErrMalformed)
+				}
+			}
+			_, err = ParseHeaders(tc.frame[:tc.hdrs-1])
+			require.ErrorIs(t, err, ErrMalformed)
+		})
+	}
 }

@@ -31,7 +31,7 @@ func ConnSpecs(s *vector.Setup) ([]rx.ConnSpec, error) {
 			return nil, fmt.Errorf("connection %d: %w", i, err)
 		}
 		out = append(out, rx.ConnSpec{
-			Tuple:        wire.FourTuple{SrcIP: ini.IP, DstIP: res.IP, SrcPort: ini.Port, DstPort: res.Port},
+			Tuple:        wire.FourTuple{SrcIP: wire.Addr(ini.IP.As16()), DstIP: wire.Addr(res.IP.As16()), SrcPort: ini.Port, DstPort: res.Port},
 			InitiatorSeq: c.InitiatorSeq,
 			ResponderSeq: c.ResponderSeq,
 			Policy:       mpa.StartupPolicy{Permissive: c.Permissive},
@@ -255,20 +255,28 @@ func DropName(err error) string {
 	return "other"
 }
 
+// Hardware is the hardware a System models: the sizes of its tables (0:
+// unlimited) and what its parser takes.
+type Hardware struct {
+	Slots      int  // context table entries (fastpath.Engine.Slots)
+	STagSlots  int  // STag table entries (fastpath.System.STagSlots)
+	RQDepth    int  // receive buffers per queue (fastpath.System.RQDepth)
+	FrameLimit int  // longest frame taken (fastpath.Engine.FrameLimit)
+	IPv4Only   bool // no IPv6 parser (fastpath.Engine.IPv4Only)
+}
+
 // NewSystem builds the hardware model and software slow path
-// (golden/fastpath) for the setup, with a context table of slots entries,
-// an STag table of stagSlots entries and receive queues of rqDepth buffers
-// (0: unlimited; fastpath.Engine's Slots, fastpath.System's STagSlots and
-// RQDepth), the connections added and the STags and receive buffers
-// registered in both engines' tables.
-func NewSystem(s *vector.Setup, slots, stagSlots, rqDepth int) (*fastpath.System, error) {
+// (golden/fastpath) for the setup, of the hardware hw, with the
+// connections added and the STags and receive buffers registered in both
+// engines' tables.
+func NewSystem(s *vector.Setup, hw Hardware) (*fastpath.System, error) {
 	specs, err := ConnSpecs(s)
 	if err != nil {
 		return nil, err
 	}
 	sys := fastpath.NewSystem(ddp.NewMemory(), s.Receiver.Window)
-	sys.HW.Slots = slots
-	sys.STagSlots, sys.RQDepth = stagSlots, rqDepth
+	sys.HW.Slots, sys.HW.FrameLimit, sys.HW.IPv4Only = hw.Slots, hw.FrameLimit, hw.IPv4Only
+	sys.STagSlots, sys.RQDepth = hw.STagSlots, hw.RQDepth
 	sys.SetVersion(s.Receiver.DDPVersion)
 	var streams [][2]ddp.StreamID
 	for _, c := range specs {
@@ -292,4 +300,48 @@ func NewSystem(s *vector.Setup, slots, stagSlots, rqDepth int) (*fastpath.System
 		}
 	}
 	return sys, nil
+}
+
+// WireMTU is the link MTU OnTheWire cuts a segment to when the capture
+// holds no SYN of its half connection.
+const WireMTU = 1500
+
+// NewSegmenter returns the wire.Segmenter of a hardware run on a vector's
+// frames: a vector's frame is one its link carried as long as the receiver
+// takes it whole (maxFrame octets), so only a longer TCP segment (a
+// capture on a sender with TCP segmentation offload) is cut as TSO cuts
+// it, to the MSS of the peer's SYN, else of a WireMTU link, in frames of
+// at most maxFrame octets.
+func NewSegmenter(maxFrame int) *wire.Segmenter {
+	s := wire.NewSegmenter(WireMTU, maxFrame)
+	s.CutAbove = maxFrame
+	return s
+}
+
+// OnTheWire returns v as a receiver on the link saw it: every frame of v
+// that a receiver taking frames of at most maxFrame octets takes whole, and
+// the frames a longer TCP segment is cut into (NewSegmenter). It returns v
+// itself when no frame is cut. A hardware run (the cycle model, the RTL)
+// takes these frames; the golden receiver takes either.
+func OnTheWire(v *vector.Vector, maxFrame int) *vector.Vector {
+	s := NewSegmenter(maxFrame)
+	var out []vector.Frame
+	for i, f := range v.Frames {
+		fs := s.Frames(f.Data)
+		if len(fs) == 1 && out == nil {
+			continue
+		}
+		if out == nil {
+			out = append(make([]vector.Frame, 0, len(v.Frames)+len(fs)), v.Frames[:i]...)
+		}
+		for _, b := range fs {
+			out = append(out, vector.Frame{Time: f.Time, Data: b})
+		}
+	}
+	if out == nil {
+		return v
+	}
+	d := *v
+	d.Frames = out
+	return &d
 }

@@ -3,7 +3,6 @@ package vector
 import (
 	"fmt"
 	"net/netip"
-	"strconv"
 	"time"
 )
 
@@ -167,24 +166,34 @@ func (s *Setup) Validate() error {
 	return nil
 }
 
-// Endpoint is an IPv4 address and TCP port.
+// IPv6 reports whether a connection of the setup is over IPv6.
+func (s *Setup) IPv6() bool {
+	for _, c := range s.Conns {
+		if e, err := ParseEndpoint(c.Initiator); err == nil && e.IP.Is6() {
+			return true
+		}
+	}
+	return false
+}
+
+// Endpoint is an IPv4 or IPv6 address and a TCP port.
 type Endpoint struct {
-	IP   [4]byte
+	IP   netip.Addr
 	Port uint16
 }
 
-// String returns "ip:port".
-func (e Endpoint) String() string {
-	return netip.AddrFrom4(e.IP).String() + ":" + strconv.Itoa(int(e.Port))
-}
+// String returns "ip:port" for IPv4 ("10.0.0.1:4791") and "[ip]:port" for
+// IPv6 ("[2001:db8::1]:4791").
+func (e Endpoint) String() string { return netip.AddrPortFrom(e.IP, e.Port).String() }
 
-// ParseEndpoint parses "ip:port" with an IPv4 address.
+// ParseEndpoint parses "ip:port" with an IPv4 address or "[ip]:port" with
+// an IPv6 address (not IPv4-mapped, without a zone).
 func ParseEndpoint(s string) (Endpoint, error) {
 	ap, err := netip.ParseAddrPort(s)
-	if err != nil || !ap.Addr().Is4() {
-		return Endpoint{}, fmt.Errorf("vector: bad IPv4 endpoint %q", s)
+	if err != nil || ap.Addr().Is4In6() || ap.Addr().Zone() != "" {
+		return Endpoint{}, fmt.Errorf("vector: bad endpoint %q (want ip:port or [ipv6]:port)", s)
 	}
-	return Endpoint{IP: ap.Addr().As4(), Port: ap.Port()}, nil
+	return Endpoint{IP: ap.Addr(), Port: ap.Port()}, nil
 }
 
 // Record is one line of expected.jsonl. Type is one of "established",

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"bytes"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,7 +78,7 @@ func TestLoadRejects(t *testing.T) {
 			require.NoError(t, err)
 			b = bytes.Replace(b, []byte("10.0.0.1:40000"), []byte("10.0.0.1"), 1)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, SetupFile), b, 0o644))
-		}, "bad IPv4 endpoint"},
+		}, "bad endpoint"},
 		{"not a pcap", func(t *testing.T, dir string) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, PcapFile), []byte("hello world, not a pcap file"), 0o644))
 		}, "vector:"},
@@ -101,11 +102,19 @@ func TestLoadRejects(t *testing.T) {
 }
 
 func TestEndpoint(t *testing.T) {
-	e, err := ParseEndpoint("192.168.7.9:4791")
-	require.NoError(t, err)
-	assert.Equal(t, Endpoint{IP: [4]byte{192, 168, 7, 9}, Port: 4791}, e)
-	assert.Equal(t, "192.168.7.9:4791", e.String())
-	for _, bad := range []string{"", "1.2.3.4", "[::1]:80", "1.2.3.4:99999"} {
+	for _, tc := range []struct {
+		in   string
+		want Endpoint
+	}{
+		{"192.168.7.9:4791", Endpoint{IP: netip.AddrFrom4([4]byte{192, 168, 7, 9}), Port: 4791}},
+		{"[2001:db8::1]:4791", Endpoint{IP: netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 15: 1}), Port: 4791}},
+	} {
+		e, err := ParseEndpoint(tc.in)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, e)
+		assert.Equal(t, tc.in, e.String())
+	}
+	for _, bad := range []string{"", "1.2.3.4", "::1:80", "1.2.3.4:99999", "[::ffff:1.2.3.4]:80", "[fe80::1%eth0]:80"} {
 		_, err := ParseEndpoint(bad)
 		assert.Error(t, err, bad)
 	}

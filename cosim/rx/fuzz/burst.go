@@ -83,6 +83,7 @@ type evt struct {
 func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstReport, error) {
 	rep := BurstReport{Frames: len(frames), Outcomes: map[string]int{}}
 	hw := fastpath.New(ddp.NewPlacer(ddp.NewMemory()), 0)
+	hw.IPv4Only = !cycle.ParsesIPv6
 	want := make([]fastpath.Result, len(frames))
 	wantExc, wantDrop := 0, 0
 	for i, f := range frames {

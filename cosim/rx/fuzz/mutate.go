@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/mparx/mparx/cosim/rx"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/replay"
@@ -41,6 +43,7 @@ const (
 	Padding     Class = "padding"      // 1 to 200 octets of Ethernet padding past the IPv4 total length
 	RandomFrame Class = "random-frame" // 1 to 16,000 random octets (half of them behind the frame's own Ethernet and IPv4 headers)
 	Jumbo       Class = "jumbo"        // the frame grown with random payload up to 16,000 octets, lengths and checksums fixed
+	Long        Class = "long"         // the frame grown with random payload to within 3 beats of the receiver's frame limit, either side, lengths and checksums fixed
 	UnknownConn Class = "unknown-conn" // a burst of 2 to 16 copies for random 4-tuples, checksums fixed
 	SeqFar      Class = "seq-far"      // a sequence number far outside the window (or random), checksums fixed
 	TCPFlags    Class = "tcp-flags"    // random SYN/FIN/RST/URG flags, checksums fixed
@@ -50,25 +53,27 @@ const (
 
 // Classes lists every mutation class (Intact excluded), in report order.
 var Classes = []Class{BitFlip, HeaderFlip, PayloadFlip, Truncate, TruncFixed, TailCut, ULPDULen, FPDUPtr,
-	IHL, DataOffset, IPLen, Padding, RandomFrame, Jumbo, UnknownConn, SeqFar, TCPFlags, Duplicate, Reorder}
+	IHL, DataOffset, IPLen, Padding, RandomFrame, Jumbo, UnknownConn, SeqFar, TCPFlags, Duplicate, Reorder, Long}
 
 // fatal are the classes whose frames pass the checksums with damaged MPA
 // framing or TCP fields: software, when it gets one, usually reports an MPA
 // error and ends the connection (RFC 5044 section 8), so that the rest of
 // the stream no longer reaches the fast path.
 var fatal = map[Class]bool{HeaderFlip: true, PayloadFlip: true, TruncFixed: true, ULPDULen: true, FPDUPtr: true,
-	IHL: true, DataOffset: true, IPLen: true, Jumbo: true, TCPFlags: true}
+	IHL: true, DataOffset: true, IPLen: true, Jumbo: true, TCPFlags: true, Long: true}
 
-// MaxFrame is the largest frame a mutation makes (octets).
+// MaxFrame is the largest frame a mutation makes (octets), but for Long.
 const MaxFrame = 16000
 
 // FrameInfo is what Analyze found in one frame of a vector.
 type FrameInfo struct {
-	TCP    bool // parsed as Ethernet/IPv4/TCP with valid checksums
-	IPOff  int  // offset of the IPv4 header (14, or 18 behind an 802.1Q tag)
-	IHL    int  // IPv4 header length (octets)
-	THL    int  // TCP header length (octets)
-	PayOff int  // offset of the TCP payload
+	// TCP: parsed as Ethernet/IPv4/TCP with valid checksums (the
+	// mutations know IPv4 headers; an IPv6 frame is not TCP here).
+	TCP    bool
+	IPOff  int // offset of the IPv4 header (14, or 18 behind an 802.1Q tag)
+	IHL    int // IPv4 header length (octets)
+	THL    int // TCP header length (octets)
+	PayOff int // offset of the TCP payload
 	PayLen int
 	Seq    uint32
 	// Ctx is the context of the frame's half connection in the functional
@@ -85,7 +90,7 @@ type FrameInfo struct {
 // and software, with slots contexts) over them to learn each frame's half
 // connection state.
 func Analyze(v *vector.Vector, slots int) ([]FrameInfo, error) {
-	sys, err := replay.NewSystem(&v.Setup, slots, 0, 0)
+	sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: slots, IPv4Only: !cycle.ParsesIPv6})
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +104,7 @@ func Analyze(v *vector.Vector, slots int) ([]FrameInfo, error) {
 
 func info(hw *fastpath.Engine, b []byte) FrameInfo {
 	fr, err := wire.Parse(b)
-	if err != nil {
+	if err != nil || fr.IPv6 {
 		return FrameInfo{}
 	}
 	fi := FrameInfo{TCP: true, IPOff: 14, IHL: fr.IPHeaderLen, THL: fr.TCPHeaderLen, PayLen: len(fr.Payload), Seq: fr.Seq}
@@ -147,6 +152,10 @@ type Mutator struct {
 	// Lane is DATA_WIDTH/8 of the receiver under test (TailCut cuts less
 	// than a beat).
 	Lane int
+	// FrameLimit is the longest frame the receiver under test stores
+	// (fastpath.Engine.FrameLimit), which Long frames straddle; 0 leaves
+	// Long out.
+	FrameLimit int
 	// Weights gives each class's relative weight (default 3; NewMutator
 	// gives UnknownConn 1, as each of its picks makes 2 to 16 frames).
 	Weights map[Class]int
@@ -162,9 +171,10 @@ type Mutator struct {
 }
 
 // NewMutator returns a mutator seeded with seed.
+// The frame limit is the co-simulation variant's (cycle.FrameCapacity).
 func NewMutator(seed uint64, lane int) *Mutator {
 	return &Mutator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), Rate: 1, Lane: lane, Early: 0.1,
-		Weights: map[Class]int{UnknownConn: 1}}
+		Weights: map[Class]int{UnknownConn: 1}, FrameLimit: cycle.FrameCapacity(8*lane, rx.MaxFrame)}
 }
 
 // Stream returns the vector's frames, in order, with mutated frames mixed
@@ -269,7 +279,7 @@ func applicable(c Class, fi FrameInfo) bool {
 func (m *Mutator) pick(fi FrameInfo, fatalOK bool) Class {
 	total := 0
 	w := func(c Class) int {
-		if !applicable(c, fi) || (fatal[c] && !fatalOK) {
+		if !applicable(c, fi) || (fatal[c] && !fatalOK) || (c == Long && m.FrameLimit == 0) {
 			return 0
 		}
 		if x, ok := m.Weights[c]; ok {
@@ -376,6 +386,15 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 		d = append(d, grow...)
 		binary.BigEndian.PutUint16(d[fi.IPOff+2:], uint16(len(d)-fi.IPOff))
 		FixChecksums(d)
+	case Long:
+		n := m.FrameLimit + rng.IntN(6*m.Lane+1) - 3*m.Lane
+		if n > len(d) {
+			grow := make([]byte, n-len(d))
+			fill(rng, grow)
+			d = append(d, grow...)
+			binary.BigEndian.PutUint16(d[fi.IPOff+2:], uint16(len(d)-fi.IPOff))
+			FixChecksums(d)
+		}
 	case UnknownConn:
 		var out [][]byte
 		for k := 2 + rng.IntN(15); k > 0; k-- {

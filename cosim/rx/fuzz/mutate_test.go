@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/cosim/rx"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -157,6 +158,12 @@ func TestMutateClasses(t *testing.T) {
 		}},
 		{Jumbo, func(t *testing.T, d []byte) {
 			require.LessOrEqual(t, len(d), MaxFrame)
+			f := parses(t, d)
+			require.True(t, bytes.Equal(orig.Payload, f.Payload[:len(orig.Payload)]))
+		}},
+		{Long, func(t *testing.T, d []byte) {
+			limit := cycle.FrameCapacity(64, rx.MaxFrame)
+			require.InDelta(t, limit, len(d), 3*8)
 			f := parses(t, d)
 			require.True(t, bytes.Equal(orig.Payload, f.Payload[:len(orig.Payload)]))
 		}},

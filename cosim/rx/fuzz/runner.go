@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mparx/mparx/cosim/rx"
+	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
@@ -38,7 +39,7 @@ func Outcome(res fastpath.Result) string {
 var reasonNames = map[fastpath.Reason]string{
 	fastpath.NotTCP: "NOT_TCP", fastpath.NoConn: "NO_CONN", fastpath.NotFull: "NOT_FULL",
 	fastpath.Flags: "FLAGS", fastpath.SWOwned: "SW_OWNED", fastpath.Unaligned: "UNALIGNED",
-	fastpath.OutOfOrder: "OOO", fastpath.RangesFull: "RANGES_FULL", fastpath.MPACheck: "MPA_CHECK",
+	fastpath.OutOfOrder: "OOO", fastpath.RangesFull: "RANGES_FULL", fastpath.MPACheck: "MPA_CHECK", fastpath.IPv6Ext: "IPV6_EXT",
 }
 
 // ReasonName returns the name of an exception reason (docs/design.md).
@@ -74,7 +75,7 @@ func (t Tally) Merge(u Tally) {
 // Outcomes runs the functional model (hardware and software) over the
 // stream and tallies what the hardware did with each frame by class.
 func Outcomes(v *vector.Vector, s []Frame) (Tally, error) {
-	sys, err := replay.NewSystem(&v.Setup, rx.Slots, 0, 0)
+	sys, err := replay.NewSystem(&v.Setup, replay.Hardware{Slots: rx.Slots, IPv4Only: !cycle.ParsesIPv6})
 	if err != nil {
 		return nil, err
 	}
@@ -301,6 +302,12 @@ func Fuzz(cfg Config) (Result, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	// The frames the link carried: the mutations start from those.
+	vs := make([]*vector.Vector, len(cfg.Vectors))
+	for i, v := range cfg.Vectors {
+		vs[i] = replay.OnTheWire(v, rx.MaxFrame)
+	}
+	cfg.Vectors = vs
 	infos := make([][]FrameInfo, len(cfg.Vectors))
 	for i, v := range cfg.Vectors {
 		fi, err := Analyze(v, rx.Slots)

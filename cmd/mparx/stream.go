@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mparx/mparx/cmd/internal/capture"
+	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
+	"github.com/mparx/mparx/vecgen/vector"
+)
+
+// A capture is read as a stream (cmd/internal/capture): replay holds one
+// frame at a time, and what the receiver keeps (per half connection state,
+// out-of-order octets within the window). The learned setup of a file is a
+// first pass over it; standard input is read once and learned as it goes.
+
+// source is one pass over a capture.
+type source struct {
+	r    *capture.Reader
+	prog *progress
+}
+
+// openSource opens the capture at path, "-" for stdin.
+func openSource(path string, stdin io.Reader, prog *progress) (*source, error) {
+	var r *capture.Reader
+	var err error
+	switch {
+	case path == "-" && stdin == os.Stdin:
+		r, err = capture.Open("-")
+	case path == "-":
+		r, err = capture.NewReader(stdin)
+		if err != nil {
+			err = fmt.Errorf("standard input: %w", err)
+		}
+	default:
+		r, err = capture.Open(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &source{r: r, prog: prog}, nil
+}
+
+// each calls fn with every frame of the capture, in order, and returns the
+// error that stopped the reading (nil at the end of the capture). The
+// frame's Data is valid during the call.
+func (s *source) each(fn func(f *capture.Frame) error) error {
+	for {
+		f, err := s.r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &readError{err}
+		}
+		s.prog.tick(s.r)
+		if err := fn(&f); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *source) close() { s.r.Close() }
+
+// A frame read and parsed ahead of the receiver (eachParsed).
+type parsedFrame struct {
+	index     int
+	truncated bool
+	p         rx.Parsed
+}
+
+// batch is frames read ahead, their octets in buf.
+type batch struct {
+	buf    []byte
+	frames []parsedFrame
+	err    error // the read error after the frames (io.EOF at the end)
+}
+
+// Read-ahead sizes: frames and octets per batch, batches in flight.
+const (
+	batchFrames = 512
+	batchOctets = 1 << 20
+	batches     = 4
+)
+
+// eachParsed is each with the reading, and the parsing of every frame as
+// a receiver configured as cfg parses it (rx.Config.Parse), in a goroutine
+// of its own, a few batches ahead of fn: the two take two cores. fn gets
+// the frames in order; their octets are valid during the call.
+func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error {
+	free, full := make(chan *batch, batches), make(chan *batch, batches)
+	for range batches {
+		free <- &batch{buf: make([]byte, 0, batchOctets)}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(full)
+		var carry *capture.Frame // read, for the next batch (valid until the next Next)
+		for {
+			var b *batch
+			select {
+			case b = <-free:
+			case <-done:
+				return
+			}
+			b.buf, b.frames, b.err = b.buf[:0], b.frames[:0], nil
+			for len(b.frames) < batchFrames {
+				var f capture.Frame
+				if carry != nil {
+					f, carry = *carry, nil
+				} else {
+					var err error
+					if f, err = s.r.Next(); err != nil {
+						b.err = err
+						break
+					}
+					s.prog.tick(s.r)
+				}
+				if len(b.buf)+len(f.Data) > cap(b.buf) && len(b.frames) > 0 {
+					carry = &f // the next batch takes it
+					break
+				}
+				start := len(b.buf)
+				b.buf = append(b.buf, f.Data...)
+				data := b.buf[start:len(b.buf):len(b.buf)]
+				pf := parsedFrame{index: f.Index, truncated: f.Truncated, p: rx.Parsed{Data: data}}
+				if !f.Truncated {
+					pf.p = cfg.Parse(data)
+				}
+				b.frames = append(b.frames, pf)
+			}
+			select {
+			case full <- b:
+			case <-done:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	for b := range full {
+		for i := range b.frames {
+			if err := fn(&b.frames[i]); err != nil {
+				return err
+			}
+		}
+		if b.err == io.EOF {
+			return nil
+		}
+		if b.err != nil {
+			return &readError{b.err}
+		}
+		free <- b
+	}
+	return nil
+}
+
+// readError is an error reading the capture (a damaged record, an input
+// that ends inside one): what was read before it is reported.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// sink takes the events of a run: with --json each one is written as a
+// line in the expected.jsonl format as it comes; the RTL engine also counts
+// what hardware and software passed together.
+type sink struct {
+	enc   *json.Encoder
+	w     *bufio.Writer
+	err   error
+	union *unionCounts
+}
+
+// newSink returns a sink writing JSON lines to w when jsonOut is set.
+func newSink(w io.Writer, jsonOut bool) *sink {
+	s := &sink{}
+	if jsonOut {
+		s.w = bufio.NewWriterSize(w, 64<<10)
+		s.enc = json.NewEncoder(s.w)
+		s.enc.SetEscapeHTML(false) // as vector.EncodeRecords
+	}
+	return s
+}
+
+// event takes one event.
+func (s *sink) event(e *rx.Event) {
+	if s.union != nil {
+		s.union.add(e)
+	}
+	if s.enc != nil && s.err == nil {
+		s.err = s.enc.Encode(replay.EventRecord(e))
+	}
+}
+
+// records writes records after the events (a vector's buffer records).
+func (s *sink) records(recs []vector.Record) {
+	for i := range recs {
+		if s.enc != nil && s.err == nil {
+			s.err = s.enc.Encode(recs[i])
+		}
+	}
+}
+
+// flush writes what is buffered and returns the first write error.
+func (s *sink) flush() error {
+	if s.w != nil && s.err == nil {
+		s.err = s.w.Flush()
+	}
+	return s.err
+}
+
+// unionCounts counts, per half connection, what the hardware and software
+// passed together (the table shows software's own counts).
+type unionCounts struct {
+	order []wire.FourTuple
+	per   map[wire.FourTuple]*[3]int // ULPDUs, placed, delivered
+}
+
+func (u *unionCounts) add(e *rx.Event) {
+	c := u.per[e.Half]
+	if c == nil {
+		if e.Kind != rx.ULPDU {
+			return
+		}
+		if u.per == nil {
+			u.per = map[wire.FourTuple]*[3]int{}
+		}
+		c = &[3]int{}
+		u.per[e.Half] = c
+		u.order = append(u.order, e.Half)
+	}
+	switch e.Kind {
+	case rx.ULPDU:
+		c[0]++
+	case rx.Placed:
+		c[1]++
+	case rx.Delivered:
+		c[2]++
+	}
+}
+
+// note says what hardware and software passed together per half
+// connection.
+func (u *unionCounts) note() string {
+	if len(u.order) == 0 {
+		return "rtl: hardware and software passed no ULPDU"
+	}
+	var parts []string
+	for _, h := range u.order {
+		c := u.per[h]
+		parts = append(parts, fmt.Sprintf("%v %d ULPDUs, %d placed, %d delivered", h, c[0], c[1], c[2]))
+	}
+	return "rtl: hardware and software together: " + strings.Join(parts, "; ")
+}
+
+// truncationNote says how many frames the capture cut short, per half
+// connection the receiver follows ("" when none).
+func truncationNote(r *rx.Receiver) string {
+	n := r.Stats().Truncated
+	if n == 0 {
+		return ""
+	}
+	var per []string
+	followed := 0
+	for _, h := range r.Halves() {
+		if h.Truncated > 0 {
+			per = append(per, fmt.Sprintf("%v %d", h.Tuple, h.Truncated))
+			followed += h.Truncated
+		}
+	}
+	if followed < n {
+		per = append(per, fmt.Sprintf("%d of no half connection followed", n-followed))
+	}
+	return fmt.Sprintf("truncated: %d frames cut short by the capture's snap length, taken as lost (TCP retransmits them): %s",
+		n, strings.Join(per, "; "))
+}
+
+// progress draws a progress line on a terminal: the pass, frames and
+// octets read, the rate, and for a file of known size the time left. A
+// nil progress draws nothing.
+type progress struct {
+	w      io.Writer
+	now    func() time.Time
+	label  string
+	start  time.Time
+	last   time.Time
+	frames int
+	drawn  bool
+}
+
+// progressEvery is how often the line is redrawn.
+const progressEvery = 250 * time.Millisecond
+
+// newProgress returns a progress line on w when w is a terminal, else nil.
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return &progress{w: w, now: time.Now}
+}
+
+// begin starts a pass.
+func (p *progress) begin(label string) {
+	if p == nil {
+		return
+	}
+	p.label, p.frames = label, 0
+	p.start = p.now()
+	p.last = p.start
+}
+
+// tick counts a frame and redraws the line now and then.
+func (p *progress) tick(r *capture.Reader) {
+	if p == nil {
+		return
+	}
+	p.frames++
+	if p.frames&1023 != 0 {
+		return
+	}
+	if t := p.now(); t.Sub(p.last) >= progressEvery {
+		p.last = t
+		fmt.Fprintf(p.w, "\r%s\033[K", p.line(r.Offset(), r.Size(), t.Sub(p.start)))
+		p.drawn = true
+	}
+}
+
+// line is the progress line after off octets of size (-1: unknown) in d.
+func (p *progress) line(off, size int64, d time.Duration) string {
+	rate := float64(off) / max(d.Seconds(), 1e-9)
+	s := fmt.Sprintf("mparx: %s: %d frames, %s", p.label, p.frames, octets(off))
+	if size > 0 {
+		s += fmt.Sprintf(" of %s", octets(size))
+	}
+	s += fmt.Sprintf(", %s/s", octets(int64(rate)))
+	if size > 0 && rate > 0 {
+		left := time.Duration(float64(size-off) / rate * float64(time.Second))
+		s += fmt.Sprintf(", %v left", left.Round(100*time.Millisecond))
+	}
+	return s
+}
+
+// clear erases the line at the end of a run.
+func (p *progress) clear() {
+	if p != nil && p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// octets renders n in decimal units (kB, MB, GB).
+func octets(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

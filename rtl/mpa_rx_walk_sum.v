@@ -1,0 +1,268 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_walk_sum: the frame summary of the FPDU walker (mpa_rx_walk): the
+ * frame's totals over its beats, which then wait beside the crc32c engines
+ * for the CRC results of the frame's FPDUs.
+ *
+ * Input, per beat, each at the stage that produces it:
+ *   stage wk (mpa_rx_walk_step, and the beat delayed to it): wk_valid,
+ *     wk_first, wk_last, wk_grid, and the frame flags up to the beat:
+ *     wk_stop, wk_fm, wk_anyl, wk_nrec, wk_nS, wk_Pend
+ *   stage sl, 2 cycles later (mpa_rx_walk_fpdu): per FPDU slot sl_chk
+ *     (a checked FPDU ends, crc_on), sl_mkerr, sl_rfc, sl_draft
+ *   stage st, 3 cycles after wk (mpa_rx_walk_store): st_nok (records
+ *     stored), st_ovf (a record of the frame was dropped)
+ *   per engine, every cycle: crc_out, crc_out_valid (crc32c's m_axis), the
+ *     result of the message whose last beat the slot gave it LCRC cycles
+ *     before
+ * A checked FPDU's CRC is right when its engine's result is the CRC32C
+ * residue 0x48674BC7: that holds exactly when the CRC field equals the
+ * CRC32C of the octets before it (CRC(m || c) for the 4 CRC octets c is an
+ * invertible function of c), and it needs no storage of CRC fields.
+ *
+ * Output: sum_valid, a one-cycle pulse LCRC + 2 cycles after the stage sl
+ * of the frame's last beat (so L_WALK after its w_last beat, mpa_rx_walk),
+ * with the summary (walker summary in mpa_rx_fields.vh), held until the
+ * next:
+ *   sum_whole        records were made, no ULPDU < 14, and the walk ended
+ *                    exactly at the end of the payload (wk_nS == wk_Pend)
+ *   sum_small        some recorded ULPDU_Length < 14 (the last record)
+ *   sum_grid         !markers_on || (seg_seq - seq_start) mod 4 == 0
+ *   sum_crc_ok       every checked FPDU's CRC matches (1 when crc_on = 0):
+ *                    no bad result since the previous frame's summary
+ *   sum_marker_ok    every checked FPDU's markers are right
+ *   sum_nrfc,        checked FPDUs of the frame that begin with a marker,
+ *   sum_ndraft       hold a later one, and whose markers are all right in
+ *                    the RFC 5044 / draft-01 form (8 bits each: such an
+ *                    FPDU spans more than 512 octets)
+ *   sum_first_marker the first FPDU holds a marker before its CRC word
+ *   sum_any_l        some record has the DDP L bit
+ *   sum_nfpdu        number of records of the frame
+ *   sum_ok, sum_nrec no record was dropped; records stored
+ * (the flags and counts of the walk are those of the frame's last beat).
+ * Latency: LCRC + 2 cycles from stage sl to sum_valid.
+ */
+module mpa_rx_walk_sum #(
+    // Width of the word view (64, 128, 256 or 512).
+    parameter DATA_WIDTH = 64
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    input  wire                      wk_valid,
+    input  wire                      wk_first,
+    input  wire                      wk_last,
+    input  wire                      wk_grid,
+    input  wire                      wk_stop,
+    input  wire                      wk_fm,
+    input  wire                      wk_anyl,
+    input  wire [15:0]               wk_nrec,
+    input  wire [15:0]               wk_nS,
+    input  wire [15:0]               wk_Pend,
+
+    input  wire [(1+(DATA_WIDTH/32+3)/5)-1:0] sl_chk,
+    input  wire [(1+(DATA_WIDTH/32+3)/5)-1:0] sl_mkerr,
+    input  wire [(1+(DATA_WIDTH/32+3)/5)-1:0] sl_rfc,
+    input  wire [(1+(DATA_WIDTH/32+3)/5)-1:0] sl_draft,
+
+    input  wire [2:0]                st_nok,
+    input  wire                      st_ovf,
+
+    input  wire [(1+(DATA_WIDTH/32+3)/5)*32-1:0] crc_out,
+    input  wire [(1+(DATA_WIDTH/32+3)/5)-1:0] crc_out_valid,
+
+    output wire                      sum_valid,
+    output wire                      sum_whole,
+    output wire                      sum_small,
+    output wire                      sum_grid,
+    output wire                      sum_crc_ok,
+    output wire                      sum_marker_ok,
+    output wire                      sum_first_marker,
+    output wire                      sum_any_l,
+    output wire [15:0]               sum_nfpdu,
+    output wire [7:0]                sum_nrfc,
+    output wire [7:0]                sum_ndraft,
+    output wire                      sum_ok,
+    output wire [15:0]               sum_nrec
+);
+
+`include "mpa_rx_walk.vh"
+`include "mpa_rx_fields.vh"
+
+localparam [31:0] RESIDUE = 32'h48674BC7;   // CRC32C of any message followed by its CRC
+
+// ================================================================ stages sa, sl, st
+// The frame flags travel with the beat; whole is worked out at stage sa.
+wire sa_valid, sa_first, sa_last, sa_stop, sa_grid, sa_fm, sa_anyl;
+wire [15:0] sa_nrec;
+mpa_rx_delay #(
+    .WIDTH(7 + 16),
+    .DEPTH(1)
+) u_wk_sa (
+    .clk(clk),
+    .rst(rst),
+    .in_data({wk_valid, wk_first, wk_last, wk_stop, wk_grid, wk_fm, wk_anyl, wk_nrec}),
+    .out_data({sa_valid, sa_first, sa_last, sa_stop, sa_grid, sa_fm, sa_anyl, sa_nrec})
+);
+
+reg sa_whole = 1'b0;
+reg sl_end = 1'b0;          // the frame's last beat is in stage sl
+
+always @(posedge clk) begin
+    sa_whole <= wk_nrec != 16'd0 && !wk_stop && wk_nS == wk_Pend;
+    sl_end <= sa_valid && sa_last;
+    if (rst)
+        sl_end <= 1'b0;
+end
+
+wire st_valid, st_first, st_whole, st_stop, st_grid, st_fm, st_anyl;
+wire [15:0] st_nrec;
+mpa_rx_delay #(
+    .WIDTH(7 + 16),
+    .DEPTH(2)
+) u_sa_st (
+    .clk(clk),
+    .rst(rst),
+    .in_data({sa_valid, sa_first, sa_whole, sa_stop, sa_grid, sa_fm, sa_anyl, sa_nrec}),
+    .out_data({st_valid, st_first, st_whole, st_stop, st_grid, st_fm, st_anyl, st_nrec})
+);
+
+wire [NCRC-1:0] st_mkerr, st_rfc, st_draft;
+mpa_rx_delay #(
+    .WIDTH(3 * NCRC),
+    .DEPTH(1)
+) u_sl_st (
+    .clk(clk),
+    .rst(rst),
+    .in_data({sl_mkerr, sl_rfc, sl_draft}),
+    .out_data({st_mkerr, st_rfc, st_draft})
+);
+
+// ================================================================ stage tot
+// Frame totals, a cycle after the store (the summary waits beside the
+// engines anyway).
+reg fr_mkerr = 1'b0;
+reg [15:0] fr_nstored = 16'd0;
+reg [7:0] fr_nrfc = 8'd0, fr_ndraft = 8'd0;
+reg totn_mkerr;
+reg [15:0] totn_nstored;
+reg [7:0] totn_nrfc, totn_ndraft;
+reg [WALK_SUM_W-1:0] totn_sum;
+integer tk;
+
+always @* begin
+    totn_nstored = (st_first ? 16'd0 : fr_nstored) + {13'd0, st_nok};
+    totn_mkerr = (!st_first && fr_mkerr) || (|st_mkerr);
+    totn_nrfc = st_first ? 8'd0 : fr_nrfc;
+    totn_ndraft = st_first ? 8'd0 : fr_ndraft;
+    for (tk = 0; tk < NCRC; tk = tk + 1) begin
+        totn_nrfc = totn_nrfc + {7'd0, st_rfc[tk]};
+        totn_ndraft = totn_ndraft + {7'd0, st_draft[tk]};
+    end
+    totn_sum = {WALK_SUM_W{1'b0}};
+    totn_sum[WALK_SUM_NRFC +: WALK_SUM_NRFC_W] = totn_nrfc;
+    totn_sum[WALK_SUM_NDRAFT +: WALK_SUM_NDRAFT_W] = totn_ndraft;
+    totn_sum[WALK_SUM_WHOLE] = st_whole;
+    totn_sum[WALK_SUM_SMALL] = st_stop;
+    totn_sum[WALK_SUM_GRID] = st_grid;
+    totn_sum[WALK_SUM_FIRST_MARKER] = st_fm;
+    totn_sum[WALK_SUM_ANY_L] = st_anyl;
+    totn_sum[WALK_SUM_NFPDU +: WALK_SUM_NFPDU_W] = st_nrec;
+    totn_sum[WALK_SUM_OK] = !st_ovf;
+    totn_sum[WALK_SUM_NREC +: WALK_SUM_NREC_W] = totn_nstored;
+    totn_sum[WALK_SUM_MARKER_OK] = !totn_mkerr;
+end
+
+reg [WALK_SUM_W-1:0] tot_sum = 0;
+
+always @(posedge clk) begin
+    if (st_valid) begin
+        fr_mkerr <= totn_mkerr;
+        fr_nstored <= totn_nstored;
+        fr_nrfc <= totn_nrfc;
+        fr_ndraft <= totn_ndraft;
+    end
+    tot_sum <= totn_sum;
+    if (rst) begin
+        fr_mkerr <= 1'b0;
+        fr_nstored <= 16'd0;
+        fr_nrfc <= 8'd0;
+        fr_ndraft <= 8'd0;
+    end
+end
+
+// ================================================================ beside the engines
+// The check flags and the summary wait for the engines' results (the
+// summary leaves stage tot two cycles after the engine inputs leave stage
+// sl).
+wire [NCRC-1:0] cw_chk;
+wire cw_end;
+wire [WALK_SUM_W-1:0] cw_sum;
+mpa_rx_delay #(
+    .WIDTH(NCRC + 1),
+    .DEPTH(LCRC)
+) u_sl_cw (
+    .clk(clk),
+    .rst(rst),
+    .in_data({sl_chk, sl_end}),
+    .out_data({cw_chk, cw_end})
+);
+mpa_rx_delay #(
+    .WIDTH(WALK_SUM_W),
+    .DEPTH(LCRC - 2)
+) u_tot_cw (
+    .clk(clk),
+    .rst(rst),
+    .in_data(tot_sum),
+    .out_data(cw_sum)
+);
+
+reg crc_bad;
+integer ck;
+always @* begin
+    crc_bad = 1'b0;
+    for (ck = 0; ck < NCRC; ck = ck + 1)
+        if (cw_chk[ck] && (!crc_out_valid[ck] || crc_out[ck*32 +: 32] != RESIDUE))
+            crc_bad = 1'b1;
+end
+
+reg crc_err = 1'b0;         // a bad result since the last summary
+reg out_valid = 1'b0, out_crc_ok = 1'b0;
+reg [WALK_SUM_W-1:0] out_sum = 0;
+
+always @(posedge clk) begin
+    out_valid <= cw_end;
+    if (cw_end) begin
+        out_sum <= cw_sum;
+        out_crc_ok <= !(crc_err || crc_bad);
+        crc_err <= 1'b0;
+    end else begin
+        crc_err <= crc_err || crc_bad;
+    end
+    if (rst) begin
+        out_valid <= 1'b0;
+        crc_err <= 1'b0;
+    end
+end
+
+assign sum_valid = out_valid;
+assign sum_crc_ok = out_crc_ok;
+assign sum_whole = out_sum[WALK_SUM_WHOLE];
+assign sum_small = out_sum[WALK_SUM_SMALL];
+assign sum_grid = out_sum[WALK_SUM_GRID];
+assign sum_marker_ok = out_sum[WALK_SUM_MARKER_OK];
+assign sum_first_marker = out_sum[WALK_SUM_FIRST_MARKER];
+assign sum_any_l = out_sum[WALK_SUM_ANY_L];
+assign sum_nfpdu = out_sum[WALK_SUM_NFPDU +: WALK_SUM_NFPDU_W];
+assign sum_nrfc = out_sum[WALK_SUM_NRFC +: WALK_SUM_NRFC_W];
+assign sum_ndraft = out_sum[WALK_SUM_NDRAFT +: WALK_SUM_NDRAFT_W];
+assign sum_ok = out_sum[WALK_SUM_OK];
+assign sum_nrec = out_sum[WALK_SUM_NREC +: WALK_SUM_NREC_W];
+
+endmodule
+
+`resetall
