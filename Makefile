@@ -19,6 +19,7 @@ include mk/synth.mk
 include mk/levels.mk
 include mk/vectors.mk
 include mk/fuzz.mk
+include mk/formal.mk
 
 # Jobs for the model builds: every core (the variants build side by side).
 SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -26,14 +27,16 @@ SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_WIDTH ?= 64
 RUN_VARIANTS := mpa_rx_w$(RUN_WIDTH)
 
-# make test: the tools first, then every model in parallel, then the tests.
+# make test: the tools first, then every model in parallel, then the tests
+# (test-go: the checks of the makefiles, pure-Go build, RTL lint, the formal
+# proofs of mk/formal.mk, then the Go tests).
 # Each step is a sub-make so that nothing of the next step is read or run
 # before the tools are installed.
 test: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
 	@$(MAKE) --no-print-directory test-go
 
-test-go: check-make check-pure lint-rtl
+test-go: check-make check-pure lint-rtl formal
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags rtl ./cmd/mparx

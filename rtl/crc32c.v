@@ -362,6 +362,94 @@ endgenerate
 assign m_axis_tdata = t_crc[LANE_BITS*32 +: 32];
 assign m_axis_tvalid = t_valid[LANE_BITS];
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"): the flow
+// control (s_axis_tready = !m_axis_tvalid || m_axis_tready); the output
+// follows the AXI4-Stream sender's rules (the input is assumed to); one
+// CRC per message, none lost, none made up: the messages ended (tlast
+// taken) and not yet given out are the beats with tlast in the pipeline,
+// never more than its 5 + log2(LANES) stages; and a message's CRC is on
+// m_axis exactly 5 + log2(LANES) advancing cycles after its tlast beat
+// (one message tracked, chosen by the solver).
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+wire [15:0] f_in_wait, f_out_wait;
+mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1), .F_DUT_SENDS(0)) f_s_axis (
+    .clk(clk), .rst(rst), .tdata({s_axis_tlast, s_axis_tkeep, s_axis_tdata}), .tvalid(s_axis_tvalid),
+    .tready(s_axis_tready), .f_wait(f_in_wait));
+mpa_rx_faxis #(.WIDTH(32), .F_DUT_SENDS(1)) f_m_axis (
+    .clk(clk), .rst(rst), .tdata(m_axis_tdata), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
+    .f_wait(f_out_wait));
+
+localparam F_STAGES = 5 + LANE_BITS;   // A, B, C, L, E and the tail stages
+wire f_end_in = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+wire f_out = m_axis_tvalid && m_axis_tready;
+reg [7:0] f_pending = 8'd0;            // messages ended, CRC not taken yet
+always @(posedge clk) begin
+    if (rst)
+        f_pending <= 8'd0;
+    else
+        f_pending <= f_pending + {7'd0, f_end_in} - {7'd0, f_out};
+end
+// the stages that hold a message's last beat (or its CRC)
+wire [F_STAGES-1:0] f_ends = {t_valid, l_valid && l_last, c_valid && c_last, b_valid && b_last,
+                              a_valid && a_last};
+reg [7:0] f_in_pipe;
+integer fi;
+always @* begin
+    f_in_pipe = 8'd0;
+    for (fi = 0; fi < F_STAGES; fi = fi + 1)
+        f_in_pipe = f_in_pipe + {7'd0, f_ends[fi]};
+end
+always @* begin
+    assert (s_axis_tready == (!m_axis_tvalid || m_axis_tready));
+    if (!rst) begin
+        assert (f_pending == f_in_pipe);
+        assert (f_pending <= F_STAGES);
+    end
+end
+
+// one message's last beat, tracked stage by stage: f_at is the stage it is
+// in (1: A ... F_STAGES: the output), 0 when none is tracked
+(* anyseq *) wire f_pick;
+reg [7:0] f_at = 8'd0;
+always @(posedge clk) begin
+    if (s_axis_tready && f_at != 8'd0)
+        f_at <= f_at == F_STAGES ? 8'd0 : f_at + 8'd1;
+    if (f_end_in && f_pick && (f_at == 8'd0 || f_at == F_STAGES))
+        f_at <= 8'd1;
+    if (rst)
+        f_at <= 8'd0;
+end
+always @*
+    if (!rst && f_at != 8'd0) begin
+        assert (f_ends[f_at - 8'd1]);
+        if (f_at == F_STAGES)
+            assert (m_axis_tvalid);
+    end
+
+// covers: a CRC given while another waits behind it; a stall on the output;
+// back-to-back CRCs of one-beat messages
+reg [1:0] f_outs = 2'd0;
+always @(posedge clk) begin
+    f_outs <= {f_outs[0], f_out};
+    if (rst)
+        f_outs <= 2'd0;
+end
+always @*
+    if (!rst) begin
+        cover (f_out && f_pending >= 2);
+        cover (m_axis_tvalid && !m_axis_tready && f_pending == F_STAGES);
+        cover (f_outs == 2'b11 && f_out);
+    end
+`endif
+
 endmodule
 
 `resetall

@@ -741,6 +741,470 @@ always @(posedge clk) begin
 end
 `endif
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). With the
+// verdict queue and the record FIFO following the AXI4-Stream sender's
+// rules (assumed) and the token and descriptor FIFOs never full (assumed:
+// mpa_rx sizes them so), and for an arbitrary STag table index (f_si) and
+// receive buffer {context, QN, MSN mod RQ_DEPTH} (f_bi), whose entries the
+// properties model from the configuration writes alone (docs/design.md
+// section 4's cfg_data layouts):
+//   - each record belongs to one frame: a frame takes exactly its vq_nrec
+//     records, in order, none before it is at the queue's head (one lane)
+//     or taken (two lanes), none after its token;
+//   - a PLACED event and a placement descriptor only for a record of a
+//     PLACE frame that passes every check against the entry its lookup
+//     read: a valid STag equal to the record's, of the frame's stream,
+//     and TO + n within the STag's length without wrap; or a QN up to 2,
+//     an MSN from the queue's current MSN on (mod 2^32, less than 2^31
+//     ahead), a valid posted buffer of that MSN and stream, and MO + n
+//     within its length; the event's kind is the first failing check in
+//     golden/ddp's order (DDP_ERROR), or PLACED;
+//   - the descriptor's host range [d, d + n) lies inside that entry's
+//     [base, base + length), n is the payload length, and its first octet
+//     is not a marker's;
+//   - a DELIVERED event of an untagged message advances the queue's
+//     current MSN by one; nothing else but a configuration write changes it;
+//   - one token per frame, in order, with the frame's verdict, reason and
+//     beats and the number of descriptors made for it;
+//   - m_evt follows the AXI4-Stream sender's rules.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+// the frame at the verdict queue's head: its verdict record
+wire [VQ_W-1:0] f_head = vq_data;
+localparam RB_LSEQ = 0, RB_ULEN = 16, RB_CTRL = 32, RB_HDR = 40, RB_W = 168;
+wire [RB_W-1:0] f_rhead = {rec_hdr, rec_ctrl, rec_ulen, rec_lseq_w};
+
+// environment: the two FIFOs in front follow the sender's rules; the two
+// behind never fill
+wire [15:0] f_vq_wait, f_rec_wait, f_evt_wait;
+wire f_vq_held, f_rec_held, f_evt_held;
+mpa_rx_faxis #(.WIDTH(VQ_W), .F_DUT_SENDS(0)) f_vq (
+    .clk(clk), .rst(rst), .tdata(f_head), .tvalid(vq_valid), .tready(vq_ready), .f_wait(f_vq_wait),
+    .f_held(f_vq_held));
+mpa_rx_faxis #(.WIDTH(RB_W), .F_DUT_SENDS(0)) f_rec (
+    .clk(clk), .rst(rst), .tdata(f_rhead), .tvalid(rec_valid), .tready(rec_ready), .f_wait(f_rec_wait),
+    .f_held(f_rec_held));
+mpa_rx_faxis #(.WIDTH(EVT_LANES * 144), .F_DUT_SENDS(1)) f_evt (
+    .clk(clk), .rst(rst), .tdata({m_evt_tkeep, m_evt_tdata}), .tvalid(m_evt_tvalid), .tready(m_evt_tready),
+    .f_wait(f_evt_wait), .f_held(f_evt_held));
+always @* begin
+    assume (tok_ready);
+    assume (desc_ready);
+end
+
+// ------------------------------------------------ records and their frames
+// f_p: the frame taken last from the queue, with f_p_left of its records
+// not yet taken; a record at the FIFO head belongs to it while f_p_left is
+// not zero, else to the frame at the queue's head.
+wire f_vq_take = vq_valid && vq_ready;
+wire f_rec_take = rec_valid && rec_ready;
+reg  [15:0] f_h_taken = 16'd0;      // records of the head frame taken
+reg  [15:0] f_p_left = 16'd0;
+reg  [VQ_W-1:0] f_p;
+reg  f_p_tok = 1'b0;                // f_p still waits for its token
+wire f_own_p = f_p_left != 16'd0;
+wire [VQ_W-1:0] f_own = f_own_p ? f_p : f_head;
+wire f_take_h = f_rec_take && !f_own_p;
+always @(posedge clk) begin
+    if (f_rec_take) begin
+        if (f_own_p)
+            f_p_left <= f_p_left - 16'd1;
+        else
+            f_h_taken <= f_h_taken + 16'd1;
+    end
+    if (tok_valid && !f_vq_take)
+        f_p_tok <= 1'b0;
+    if (f_vq_take) begin
+        f_p <= f_head;
+        f_p_left <= vq_nrec - f_h_taken - {15'd0, f_take_h};
+        f_p_tok <= !tok_valid;
+        f_h_taken <= 16'd0;
+    end
+    if (rst) begin
+        f_h_taken <= 16'd0;
+        f_p_left <= 16'd0;
+        f_p_tok <= 1'b0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        // no record without a frame, none beyond a frame's vq_nrec
+        assert (!f_rec_take || f_own_p || vq_valid);
+        assert (!vq_valid || f_h_taken + {15'd0, f_take_h} <= vq_nrec);
+        // a frame is taken only when the one before has all its records
+        // and its token
+        assert (!f_vq_take || (f_p_left == 16'd0 && !f_p_tok));
+        // its token comes when all its records are taken
+        assert (!(tok_valid && f_vq_take) || f_h_taken + {15'd0, f_take_h} == vq_nrec);
+        assert (!(tok_valid && !f_vq_take) || (f_p_tok && f_p_left == {15'd0, f_rec_take && f_own_p}));
+        assert (!f_p_tok || EVT_LANES == 2);
+        assert (f_p_left == 16'd0 || f_p_tok);
+    end
+end
+
+// ------------------------------------------------ the tables, modelled
+(* anyconst *) reg [SB-1:0] f_si;
+(* anyconst *) reg [BA-1:0] f_bi;
+wire [QA-1:0] f_qi = f_bi[BA-1:RB];
+// STag entry f_si, buffer f_bi, current MSN of queue f_qi
+reg        fe_valid;
+reg [31:0] fe_stag;
+reg [11:0] fe_stream;
+reg [63:0] fe_base, fe_len;
+reg        fb_valid;
+reg [31:0] fb_msn;
+reg [11:0] fb_stream;
+reg [63:0] fb_base;
+reg [31:0] fb_len;
+reg [31:0] fc_msn;
+wire f_cfg = cfg_valid && !busy;
+// a DELIVERED event of an untagged message on queue f_qi: lane 0 with one
+// lane, lane 1 of a record's beat with two
+wire [127:0] f_dl_ev = EVT_LANES == 1 ? m_evt_tdata[127:0] : m_evt_tdata[EVT_LANES*128-1 -: 128];
+wire         f_dl_on = EVT_LANES == 1 ? 1'b1 : m_evt_tkeep[EVT_LANES*16-1];
+wire f_dl = m_evt_tvalid && m_evt_tready && f_dl_on && f_dl_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_DELIVERED && !f_dl_ev[EVT_CTRL + DDPC_T];
+wire [QA-1:0] f_dl_q = {f_dl_ev[EVT_IDX +: IDX_BITS], f_dl_ev[EVT_QN +: EVT_QN_W]};
+reg  [31:0] f_lk_c;     // the current MSN the record's lookup read
+wire [31:0] fc_next = f_dl && f_dl_q == f_qi ? f_lk_c + 32'd1 : fc_msn;
+always @(posedge clk) begin
+    if (f_cfg && cfg_op == CFG_OP_STAG && cfg_index[SB-1:0] == f_si) begin
+        fe_valid <= cfg_data[STAG_VALID];
+        fe_stag <= cfg_data[STAG_STAG +: STAG_STAG_W];
+        fe_stream <= cfg_data[STAG_STREAM +: STAG_STREAM_W];
+        fe_base <= cfg_data[STAG_BASE +: STAG_BASE_W];
+        fe_len <= cfg_data[STAG_LEN +: STAG_LEN_W];
+    end
+    if (f_cfg && cfg_op == CFG_OP_POST && {cfg_index[IDX_BITS-1:0], cfg_data[RBUF_QN +: RBUF_QN_W], cfg_data[RBUF_MSN +: RB]} == f_bi) begin
+        fb_valid <= cfg_data[RBUF_VALID];
+        fb_msn <= cfg_data[RBUF_MSN +: RBUF_MSN_W];
+        fb_stream <= cfg_data[RBUF_STREAM +: RBUF_STREAM_W];
+        fb_base <= cfg_data[RBUF_BASE +: RBUF_BASE_W];
+        fb_len <= cfg_data[RBUF_LEN +: RBUF_LEN_W];
+    end
+    fc_msn <= fc_next;
+    if (f_cfg && cfg_op == CFG_OP_MSN && {cfg_index[IDX_BITS-1:0], cfg_data[QMSN_QN +: QMSN_QN_W]} == f_qi)
+        fc_msn <= cfg_data[QMSN_MSN +: QMSN_MSN_W];
+end
+// the tables hold what the model says. They start with any content, and
+// the first (reset) cycle, from registers without a reset value, may write
+// them too: the model starts equal to them after it.
+reg f_past2_valid = 1'b0;
+always @(posedge clk)
+    f_past2_valid <= f_past_valid;
+wire f_tables = stag_ram[f_si] == {fe_valid, fe_stag, fe_stream, fe_base, fe_len} &&
+                buf_ram[f_bi] == {fb_valid, fb_msn, fb_stream, fb_base, fb_len} &&
+                msn_ram[f_qi] == fc_msn;
+always @* begin
+    if (f_past_valid && !f_past2_valid)
+        assume (f_tables);
+    else if (f_past2_valid)
+        assert (f_tables);
+end
+
+// ------------------------------------------------ what a lookup read
+// In the lookup cycle (lk_en with a record at the head): the record, its
+// frame, and the modelled entries it reads (the current MSN with this
+// cycle's DELIVERED update, which the lookup sees).
+reg [RB_W-1:0] f_r;
+reg [VQ_W-1:0] f_rf;
+reg        f_r_te, f_r_tb, f_r_tq;  // the record reads the tracked STag / buffer / queue
+reg        f_le_valid;
+reg [31:0] f_le_stag;
+reg [11:0] f_le_stream;
+reg [63:0] f_le_base, f_le_len;
+reg        f_lb_valid;
+reg [31:0] f_lb_msn;
+reg [11:0] f_lb_stream;
+reg [63:0] f_lb_base;
+reg [31:0] f_lb_len;
+wire f_lk = lk_en && rec_valid;
+always @(posedge clk) begin
+    if (f_lk) begin
+        f_r <= f_rhead;
+        f_rf <= f_own;
+        f_r_te <= h_stag[8 +: SB] == f_si;
+        f_r_tb <= {f_own[VQ_IDX +: IDX_BITS], h_qn[1:0], h_msn[RB-1:0]} == f_bi;
+        f_r_tq <= {f_own[VQ_IDX +: IDX_BITS], h_qn[1:0]} == f_qi;
+        {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len} <= {fe_valid, fe_stag, fe_stream, fe_base, fe_len};
+        {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len} <= {fb_valid, fb_msn, fb_stream, fb_base, fb_len};
+        f_lk_c <= fc_next;
+    end
+end
+
+// ------------------------------------------------ the checks, from the spec
+wire [15:0]  fs_lseq_w = f_r[RB_LSEQ +: 16];
+wire [15:0]  fs_ulen = f_r[RB_ULEN +: 16];
+wire [7:0]   fs_ctrl = f_r[RB_CTRL +: 8];
+wire [127:0] fs_hdr = f_r[RB_HDR +: 128];
+wire         fs_t = fs_ctrl[DDPC_T];
+wire [31:0]  fs_stag = fs_hdr[DDPH_STAG +: DDPH_STAG_W];
+wire [63:0]  fs_to = fs_hdr[DDPH_TO +: DDPH_TO_W];
+wire [31:0]  fs_qn = fs_hdr[DDPH_QN +: DDPH_QN_W];
+wire [31:0]  fs_msn = fs_hdr[DDPH_MSN +: DDPH_MSN_W];
+wire [31:0]  fs_mo = fs_hdr[DDPH_MO +: DDPH_MO_W];
+wire [15:0]  fs_hl = fs_t ? 16'd14 : 16'd18;
+wire         fs_short = fs_ulen < fs_hl;
+wire [15:0]  fs_n = fs_ulen - fs_hl;
+wire         fs_dv_bad = fs_ctrl[DDPC_DV +: DDPC_DV_W] != f_rf[VQ_DDP_VER +: 2];
+wire [11:0]  fs_stream = f_rf[VQ_STREAM +: 12];
+wire [64:0]  fs_tend = {1'b0, fs_to} + {49'd0, fs_n};          // TO + n
+wire [32:0]  fs_uend = {1'b0, fs_mo} + {17'd0, fs_n};          // MO + n
+wire [31:0]  fs_ahead = fs_msn - f_lk_c;                        // MSN - current MSN
+reg  [3:0]   fs_kind;
+always @* begin
+    if (fs_short)
+        fs_kind = DDP_KIND_SHORT;
+    else if (fs_t)
+        fs_kind = fs_dv_bad ? DDP_KIND_T_VERSION :
+                  !f_le_valid || f_le_stag != fs_stag ? DDP_KIND_INV_STAG :
+                  f_le_stream != fs_stream ? DDP_KIND_NOT_ASSOC :
+                  fs_n != 16'd0 && fs_tend > {1'b1, 64'd0} ? DDP_KIND_TO_WRAP :
+                  fs_tend > {1'b0, f_le_len} ? DDP_KIND_BOUNDS : 4'd0;
+    else
+        fs_kind = fs_dv_bad ? DDP_KIND_U_VERSION :
+                  fs_qn > 32'd2 ? DDP_KIND_INV_QN :
+                  fs_ahead[31] ? DDP_KIND_MSN_RANGE :
+                  !f_lb_valid || f_lb_msn != fs_msn || f_lb_stream != fs_stream ? DDP_KIND_NO_BUF :
+                  fs_mo > f_lb_len ? DDP_KIND_INV_MO :
+                  fs_uend > {1'b0, f_lb_len} ? DDP_KIND_TOO_LONG : 4'd0;
+end
+wire fs_tracked = fs_t ? f_r_te : f_r_tb;
+
+// the FPDU event: lane 0 of a beat, PLACED or DDP_ERROR
+wire [127:0] f_ev = m_evt_tdata[127:0];
+wire f_fpdu_ev = m_evt_tvalid && m_evt_tready && (f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_PLACED || f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_DDP_ERROR);
+wire f_placed = f_ev[EVT_KIND +: EVT_KIND_W] == EVT_KIND_PLACED;
+// the descriptor
+wire [63:0] fd_d = desc_data[DESC_ADDR +: DESC_ADDR_W];
+wire [15:0] fd_n = desc_data[DESC_LEN +: DESC_LEN_W];
+wire [15:0] fd_os = desc_data[DESC_OFF +: DESC_OFF_W];
+wire [8:0]  fd_mph = desc_data[DESC_MPH +: DESC_MPH_W];
+wire        fd_mk = desc_data[DESC_MARKERS];
+wire [63:0] f_base = fs_t ? f_le_base : f_lb_base;
+wire [63:0] f_len = fs_t ? f_le_len : {32'd0, f_lb_len};
+wire [63:0] f_off = fd_d - f_base;                            // the descriptor's offset in the entry
+wire [8:0]  f_os_ph = fd_os[8:0] - fd_mph;                    // its first octet's place in the marker grid
+always @* begin
+    if (!rst) begin
+        if (f_fpdu_ev) begin
+            // an FPDU event only for a record of a PLACE frame, with its fields
+            assert (f_rf[VQ_VERDICT +: 2] == VERDICT_PLACE);
+            assert (f_ev[EVT_SEQ +: EVT_SEQ_W] == f_rf[VQ_SEQ +: 32] + {16'd0, fs_lseq_w[13:0], 2'b00});
+            assert (f_ev[EVT_IDX +: IDX_BITS] == f_rf[VQ_IDX +: IDX_BITS]);
+            assert (f_ev[EVT_LEN +: EVT_LEN_W] == fs_ulen && f_ev[EVT_CTRL +: EVT_CTRL_W] == fs_ctrl);
+            assert (f_ev[EVT_KEY +: EVT_KEY_W] == (fs_t ? fs_stag : fs_msn));
+            if (fs_tracked)
+                assert (f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == fs_kind && f_placed == (fs_kind == 4'd0));
+        end
+        // a descriptor only with a PLACED event of a payload
+        assert (!desc_valid || (f_fpdu_ev && f_placed && fs_n != 16'd0));
+        assert (!(f_fpdu_ev && f_placed && fs_n != 16'd0) || desc_valid);
+        if (desc_valid) begin
+            assert (fd_n == fs_n);
+            assert (fd_mk == f_rf[VQ_MARKERS] && fd_mph == f_rf[VQ_MPH +: 9]);
+            // the first payload octet is not a marker's
+            assert (!fd_mk || f_os_ph >= 9'd4);
+            if (fs_tracked) begin
+                // the entry: valid, this STag of this stream; or a posted
+                // buffer of this MSN and stream, the MSN in the queue's range
+                if (fs_t)
+                    assert (f_le_valid && f_le_stag == fs_stag && f_le_stream == fs_stream);
+                else
+                    assert (fs_qn <= 32'd2 && !fs_ahead[31] && f_lb_valid && f_lb_msn == fs_msn &&
+                            f_lb_stream == fs_stream);
+                // [d, d + n) inside [base, base + length)
+                assert ({1'b0, f_off} + {49'd0, fd_n} <= {1'b0, f_len});
+                assert (f_off == (fs_t ? fs_to : {32'd0, fs_mo}));
+            end
+        end
+    end
+end
+
+// ------------------------------------------------ tokens
+reg [15:0] f_nd = 16'd0;        // descriptors since the last token
+always @(posedge clk) begin
+    if (tok_valid)
+        f_nd <= 16'd0;
+    else if (desc_valid)
+        f_nd <= f_nd + 16'd1;
+    if (rst)
+        f_nd <= 16'd0;
+end
+wire [VQ_W-1:0] f_tf = f_vq_take ? f_head : f_p;      // the frame a token is for
+always @*
+    if (!rst && tok_valid) begin
+        // (a token's descriptor count is defined for PLACE frames only)
+        if (tok_data[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE)
+            assert (tok_data[TOK_NDESC +: TOK_NDESC_W] == f_nd + {15'd0, desc_valid});
+        assert (tok_data[TOK_BEATS +: TOK_BEATS_W] == f_tf[VQ_BEATS +: 16]);
+        assert (tok_data[TOK_REASON +: TOK_REASON_W] == f_tf[VQ_REASON +: 4] && tok_data[TOK_VERDICT +: TOK_VERDICT_W] == f_tf[VQ_VERDICT +: 2]);
+    end
+
+
+// ------------------------------------------------ induction invariants
+// What the registers hold between a record's lookup and its event: the
+// record and its frame wait at the FIFO heads, the lookups read the
+// modelled entries, each check register what its inputs give.
+generate
+if (EVT_LANES == 1) begin : f_one
+    wire [2:0] ph = g_one.ph;
+    wire in_rec = ph == 3'd2 || ph == 3'd3 || ph == 3'd4 || ph == 3'd5;   // lookup to DELIVERED
+    wire looked = ph == 3'd3 || ph == 3'd4 || ph == 3'd5;                 // check to DELIVERED
+    wire checked = ph == 3'd4 || ph == 3'd5;
+    always @* begin
+        if (!rst) begin
+            assert (ph <= 3'd5);
+            assert (g_one.ndesc1 == g_one.ndesc + 16'd1);
+            assert (f_p_left == 16'd0 && !f_p_tok);
+            if (ph == 3'd0) begin
+                assert (f_h_taken == 16'd0 && f_nd == 16'd0);
+            end else begin
+                assert (f_vq_held);
+                assert (f_nd == g_one.ndesc);
+            end
+            if (ph == 3'd1)
+                assert (f_h_taken == 16'd0 && g_one.left == vq_nrec);
+            if (in_rec)
+                assert (f_h_taken + g_one.left == vq_nrec && g_one.left != 16'd0);
+            if (looked) begin
+                assert (f_rec_held && place);
+                assert (f_r == f_rhead && f_rf == f_head);
+                assert (f_r_te == (h_stag[8 +: SB] == f_si));
+                assert (f_r_tb == ({vq_idx, h_qn[1:0], h_msn[RB-1:0]} == f_bi));
+                if (f_r_te)
+                    assert (st_q == {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len});
+                assert (f_r_tq == ({vq_idx, h_qn[1:0]} == f_qi));
+                if (f_r_tb)
+                    assert (bf_q == {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len});
+                if (f_r_tq)
+                    assert (cur_q == f_lk_c);
+                assert (n == n_w[15:0] && short_q == n_w[16]);
+                assert (nz_q == (h_t ? rec_ulen != 16'd14 : rec_ulen != 16'd18));
+                assert (e_lo == e_lo_w && e_hi == e_hi_w && e_hi1 == {1'b0, e_hi_w} + 33'd1);
+                assert (dv_bad_q == (h_dv != l_dv) && qn_bad_q == (h_qn > 32'd2));
+                assert (o_s == o_s_w);
+            end
+            if (checked) begin
+                assert (c_stag == (!st_valid || st_stag != r_stag));
+                assert (c_assoc == (st_stream != s_stream));
+                assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
+                assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
+                assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
+                assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
+                assert (c_msn == msn_d[31]);
+                assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
+                assert (c_mo == (r_mo > bf_len));
+                assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
+                assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
+                assert (dest_h0 == base_hi + off_hi);
+                assert (dest_h1 == dest_h1_w[32:1]);
+            end
+            if (ph == 3'd5)
+                assert (deliver && placed);
+        end
+    end
+end
+
+if (EVT_LANES == 2) begin : f_two
+    wire [1:0] rs = g_wide.rs;
+    wire       cf_v = g_wide.cf_v;
+    wire       rs_cf = g_wide.rs_cf;
+    wire       pre = g_wide.pre;
+    // the record stage's copy of its record and of its frame's fields
+    wire [RB_W-1:0] g_rec = {g_wide.g_hdr, g_wide.g_ctrl, g_wide.g_ulen, g_wide.g_lseq_w};
+    always @* begin
+        if (!rst) begin
+            assert (rs != 2'd3);
+            assert (g_wide.ndesc1 == g_wide.ndesc + 16'd1);
+            // cf is the frame taken last while it waits for its token
+            assert (cf_v == f_p_tok);
+            if (cf_v) begin
+                assert (f_nd == g_wide.ndesc);
+                assert (g_wide.cf_left == f_p_left && g_wide.cf_more == (f_p_left != 16'd0));
+                assert (g_wide.cf_place == (f_p[VQ_VERDICT +: 2] == VERDICT_PLACE));
+                assert (g_wide.cf == f_p);
+                // cf's last record is in the record stage until its beat
+                assert (!(g_wide.cf_place && f_p_left == 16'd0) || (rs != 2'd0 && rs_cf));
+                assert (g_wide.cf_place || rs == 2'd0 || !rs_cf);
+            end else begin
+                assert (f_nd == 16'd0 && f_p_left == 16'd0);
+                assert (rs == 2'd0 || !rs_cf);
+            end
+            // a record looked up before its frame's VERDICT beat
+            assert (pre == (rs != 2'd0 && !rs_cf));
+            assert (f_h_taken == {15'd0, pre});
+            if (pre)
+                assert (f_vq_held && place && f_rf == f_head);
+            if (rs != 2'd0 && rs_cf)
+                assert (cf_v && f_rf == f_p);
+            if (rs != 2'd0) begin
+                assert (g_rec == f_r);
+                assert (g_wide.g_vq == f_rf);
+                assert (f_r_te == (fs_stag[8 +: SB] == f_si));
+                assert (f_r_tb == ({f_rf[VQ_IDX +: IDX_BITS], fs_qn[1:0], fs_msn[RB-1:0]} == f_bi));
+                assert (f_r_tq == ({f_rf[VQ_IDX +: IDX_BITS], fs_qn[1:0]} == f_qi));
+                if (f_r_te)
+                    assert (st_q == {f_le_valid, f_le_stag, f_le_stream, f_le_base, f_le_len});
+                if (f_r_tb)
+                    assert (bf_q == {f_lb_valid, f_lb_msn, f_lb_stream, f_lb_base, f_lb_len});
+                if (f_r_tq)
+                    assert (cur_q == f_lk_c);
+                assert (n == fs_n && short_q == fs_short && nz_q == (fs_n != 16'd0));
+                assert (e_lo == {1'b0, fs_t ? fs_to[31:0] : fs_mo} + {17'd0, fs_n});
+                assert (e_hi == (fs_t ? fs_to[63:32] : 32'd0) && e_hi1 == {1'b0, e_hi} + 33'd1);
+                assert (dv_bad_q == fs_dv_bad && qn_bad_q == (fs_qn > 32'd2));
+            end
+            if (rs == 2'd2) begin
+                assert (o_s == o_s_w);
+                assert (c_stag == (!st_valid || st_stag != r_stag));
+                assert (c_assoc == (st_stream != s_stream));
+                assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
+                assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
+                assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
+                assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
+                assert (c_msn == msn_d[31]);
+                assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
+                assert (c_mo == (r_mo > bf_len));
+                assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
+                assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
+                assert (dest_h0 == base_hi + off_hi);
+                assert (dest_h1 == dest_h1_w[32:1]);
+            end
+        end
+    end
+end
+endgenerate
+
+// ------------------------------------------------ covers
+always @* begin
+    if (!rst) begin
+        cover (desc_valid && fs_t && fs_tracked);
+        cover (desc_valid && !fs_t && fs_tracked);
+        cover (f_dl && f_dl_q == f_qi);
+        cover (tok_valid && tok_data[TOK_NDESC +: TOK_NDESC_W] == 16'd2);
+        cover (f_fpdu_ev && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_SHORT);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_STAG);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_BOUNDS);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_NOT_ASSOC);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_TO_WRAP);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_T_VERSION);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_QN);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_NO_BUF);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_MSN_RANGE);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_INV_MO);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_TOO_LONG);
+        cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_U_VERSION);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

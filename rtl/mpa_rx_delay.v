@@ -48,6 +48,44 @@ end else begin : g_regs
 end
 endgenerate
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"): out_data is
+// in_data DEPTH cycles earlier when no reset came in the last DEPTH
+// cycles, and zero otherwise.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+generate
+if (DEPTH == 0) begin : f_wire
+    always @*
+        assert (out_data == in_data);
+end else begin : f_line
+    // in_data of the last DEPTH cycles, the last one in the low bits
+    reg [WIDTH*DEPTH-1:0] f_hist;
+    // cycles since the last reset cycle, up to DEPTH
+    reg [$clog2(DEPTH+1):0] f_clean = 0;
+    always @(posedge clk) begin
+        f_hist <= {f_hist, in_data};
+        if (rst)
+            f_clean <= 0;
+        else if (f_clean != DEPTH)
+            f_clean <= f_clean + 1'b1;
+    end
+    always @*
+        assert (f_clean <= DEPTH);
+    always @*
+        if (f_past_valid)
+            assert (out_data == (f_clean == DEPTH ? f_hist[(DEPTH-1)*WIDTH +: WIDTH] : {WIDTH{1'b0}}));
+    always @*
+        cover (f_clean == DEPTH && out_data != {WIDTH{1'b0}});
+end
+endgenerate
+`endif
+
 endmodule
 
 `resetall

@@ -137,6 +137,116 @@ always @(posedge clk) begin
 end
 `endif
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: s_axis follows the AXI4-Stream sender's rules (assumed);
+// frame_done comes only for a frame whose last beat came in and that is
+// not done yet (assumed; mpa_rx_place gives one frame_done per token, and
+// mpa_rx_ddp one token per verdict record); for the bound on a stall, the
+// frame FIFO's fifo_ready is never low for more than F_FIFO_WAIT cycles in
+// a row and a frame in flight is done within F_DONE_WAIT cycles of the one
+// before (assumed: the outputs are ready and the egress has a bound);
+// the FIFO never has room for more than FIFO_DEPTH + 1 beats of a frame.
+// Properties:
+//   - s_axis_tready is high iff fewer than MAX_INFLIGHT frames are in
+//     flight and the FIFO has room, or the frame being received is being
+//     discarded (it outgrew the FIFO or holds FIFO_DEPTH beats): the rule
+//     of docs/design.md section 5.1;
+//   - inflight is the number of frames between their last beat and
+//     frame_done, never more than MAX_INFLIGHT;
+//   - a beat is stored only when the FIFO has room, and a stored beat is
+//     accepted; end_beats is the frame's beats stored, end_over whether
+//     one was not (or s_axis_tuser);
+//   - s_axis_tready is never low for more than F_DONE_WAIT + F_FIFO_WAIT
+//     cycles in a row (the receiver's rule of mpa_rx_faxis).
+localparam F_FIFO_WAIT = 3;
+localparam F_DONE_WAIT = 4;
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+wire [15:0] f_in_wait;
+wire        f_in_held;
+mpa_rx_faxis #(.WIDTH(2), .F_DUT_SENDS(0), .F_MAX_WAIT(F_DONE_WAIT + F_FIFO_WAIT)) f_in (
+    .clk(clk), .rst(rst), .tdata({s_axis_tuser, s_axis_tlast}), .tvalid(s_axis_tvalid),
+    .tready(s_axis_tready), .f_wait(f_in_wait), .f_held(f_in_held));
+
+// the model: frames in flight, the current frame's beats stored and
+// whether one was not
+reg [6:0]  f_frames = 7'd0;
+reg [15:0] f_beats = 16'd0;
+reg        f_lost = 1'b0;
+wire       f_beat = s_axis_tvalid && s_axis_tready;
+always @(posedge clk) begin
+    f_frames <= f_frames + {6'd0, end_valid} - {6'd0, frame_done};
+    if (f_beat) begin
+        if (s_axis_tlast) begin
+            f_beats <= 16'd0;
+            f_lost <= 1'b0;
+        end else if (store)
+            f_beats <= f_beats + 16'd1;
+        else
+            f_lost <= 1'b1;
+    end
+    if (rst) begin
+        f_frames <= 7'd0;
+        f_beats <= 16'd0;
+        f_lost <= 1'b0;
+    end
+end
+// the environment's bounds: fifo_ready low, a frame in flight not done
+reg [7:0] f_fifo_wait = 8'd0;
+reg [7:0] f_done_wait = 8'd0;
+always @(posedge clk) begin
+    f_fifo_wait <= (rst || fifo_ready) ? 8'd0 : f_fifo_wait + 8'd1;
+    f_done_wait <= (rst || frame_done || f_frames == 7'd0) ? 8'd0 : f_done_wait + 8'd1;
+end
+always @* begin
+    if (!rst) begin
+        assume (!frame_done || f_frames != 7'd0);
+        // the FIFO holds FIFO_DEPTH + 1 beats (its RAM and output register)
+        assume (!fifo_ready || f_beats <= FIFO_DEPTH[15:0]);
+        assume (fifo_ready || f_fifo_wait < F_FIFO_WAIT);
+        assume (frame_done || f_frames == 7'd0 || f_done_wait < F_DONE_WAIT);
+    end
+end
+
+wire f_discard = f_lost || f_beats >= FIFO_DEPTH[15:0];
+always @* begin
+    if (!rst) begin
+        assert ({1'b0, inflight} == f_frames);
+        assert (inflight <= MAXF);
+        assert (s_axis_tready == (inflight < MAXF && (fifo_ready || f_discard)));
+        assert (!store || (fifo_ready && f_beat));
+        assert (store == (f_beat && fifo_ready && !f_lost));
+        if (end_valid) begin
+            assert (end_beats == f_beats + {15'd0, store});
+            assert (end_over == (f_lost || !store || s_axis_tuser));
+        end
+        assert (cur_beats == f_beats);
+        // induction invariants
+        assert (overflow == f_lost);
+        assert (beats_full || beats < FIFO_DEPTH[15:0]);
+        assert (beats == f_beats && f_beats <= FIFO_DEPTH[15:0] + 16'd1);
+        assert (beats_full == (beats >= FIFO_DEPTH[15:0]));
+    end
+end
+
+always @* begin
+    if (!rst) begin
+        cover (!s_axis_tready && inflight == MAXF && fifo_ready);
+        cover (end_valid && end_over && !s_axis_tuser);
+        cover (f_beat && beats_full);
+        cover (f_in_wait == F_DONE_WAIT + F_FIFO_WAIT - 1 && !s_axis_tready);
+        cover (frame_done && end_valid && inflight == MAXF - 6'd1);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

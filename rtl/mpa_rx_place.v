@@ -561,6 +561,185 @@ always @(posedge clk) begin
 end
 `endif
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"), with the
+// token, descriptor and frame FIFOs following the AXI4-Stream sender's
+// rules (assumed) and, from E1, every descriptor's n at least 1 and
+// d + n not past 2^64 (assumed; mpa_rx_ddp's proof gives n >= 1 and
+// d + n inside a registered entry):
+//   - the host writes tile each descriptor's [d, d + n), descriptors in
+//     the order taken: one write per aligned host word the range touches,
+//     in address order, its strobes exactly the range's octets in that
+//     word; so every enabled octet is inside the descriptor it serves and
+//     each is written once, in order;
+//   - a host write only while a PLACE frame's token is held, or for the
+//     last word of a descriptor whose frame has just ended;
+//   - an exception frame goes out with exactly its token's beat count,
+//     tlast on the last one, tuser its reason; a dropped or ignored frame
+//     makes no output;
+//   - m_host and m_exc_axis follow the AXI4-Stream sender's rules.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+wire [15:0] f_w0, f_w1, f_w2, f_w3, f_w4;
+wire f_tok_held, f_desc_held, f_ff_held, f_exc_held, f_host_held;
+mpa_rx_faxis #(.WIDTH(TOK_W), .F_DUT_SENDS(0)) f_tok (
+    .clk(clk), .rst(rst), .tdata(tok_data), .tvalid(tok_valid), .tready(tok_ready), .f_wait(f_w0),
+    .f_held(f_tok_held));
+mpa_rx_faxis #(.WIDTH(DESC_W), .F_DUT_SENDS(0)) f_desc (
+    .clk(clk), .rst(rst), .tdata(desc_data), .tvalid(desc_valid), .tready(desc_ready), .f_wait(f_w1),
+    .f_held(f_desc_held));
+mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH), .F_DUT_SENDS(0)) f_ff (
+    .clk(clk), .rst(rst), .tdata({ff_keep, ff_data}), .tvalid(ff_valid), .tready(ff_ready), .f_wait(f_w2),
+    .f_held(f_ff_held));
+mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 5), .F_DUT_SENDS(1)) f_exc (
+    .clk(clk), .rst(rst), .tdata({m_exc_axis_tuser, m_exc_axis_tlast, m_exc_axis_tkeep, m_exc_axis_tdata}),
+    .tvalid(m_exc_axis_tvalid), .tready(m_exc_axis_tready), .f_wait(f_w3), .f_held(f_exc_held));
+`ifdef F_PLACE_NODATA
+// the proof that cuts the byte rotations (r, merged: free inputs there):
+// the rules on the address and strobes only
+mpa_rx_faxis #(.WIDTH(64 + KEEP_WIDTH), .F_DUT_SENDS(1)) f_host (
+    .clk(clk), .rst(rst), .tdata({m_host_addr, m_host_strb}), .tvalid(m_host_valid),
+    .tready(m_host_ready), .f_wait(f_w4), .f_held(f_host_held));
+`else
+mpa_rx_faxis #(.WIDTH(64 + DATA_WIDTH + KEEP_WIDTH), .F_DUT_SENDS(1)) f_host (
+    .clk(clk), .rst(rst), .tdata({m_host_addr, m_host_strb, m_host_data}), .tvalid(m_host_valid),
+    .tready(m_host_ready), .f_wait(f_w4), .f_held(f_host_held));
+`endif
+always @*
+    if (desc_valid)
+        assume (q_n != 16'd0 && {1'b0, q_d} + {49'd0, q_n} <= {1'b1, 64'd0});
+
+// ------------------------------------------------ descriptors and writes
+// The descriptors taken and not yet written, oldest first (at most three:
+// the one whose last write is pending, the active one, the next one).
+reg  [63:0] fq_d [0:3];
+reg  [15:0] fq_n [0:3];
+reg  [2:0]  fq_cnt = 3'd0;
+reg  [63:0] f_x;                // the next octet of the oldest to write
+wire f_dtake = desc_valid && desc_ready;
+wire f_wr = m_host_valid && m_host_ready;
+wire [63:0] f_hd = fq_d[0];
+wire [64:0] f_hend = {1'b0, f_hd} + {49'd0, fq_n[0]};      // d + n
+wire [63:0] f_next = fq_cnt == 3'd0 ? 64'd0 : f_x;
+wire [63:0] f_word = {f_next[63:LK], {LK{1'b0}}};
+wire [64:0] f_wend = {1'b0, f_word} + K;                     // the word's end
+wire        f_last = f_hend <= f_wend;                      // the range ends in this word
+wire [64:0] f_top_w = f_last ? f_hend - {1'b0, f_word} : {{(64-LK){1'b0}}, K};
+wire [LK:0] f_top = f_top_w[LK:0];                           // lanes below f_top are in the range
+reg  [KEEP_WIDTH-1:0] f_strb;
+integer fi;
+always @*
+    for (fi = 0; fi < KEEP_WIDTH; fi = fi + 1)
+        f_strb[fi] = fi >= f_next[LK-1:0] && fi < f_top;
+integer fk;
+always @(posedge clk) begin
+    if (f_wr) begin
+        f_x <= f_wend[63:0];
+        if (f_last) begin
+            for (fk = 0; fk < 3; fk = fk + 1) begin
+                fq_d[fk] <= fq_d[fk + 1];
+                fq_n[fk] <= fq_n[fk + 1];
+            end
+            f_x <= fq_d[1];
+        end
+    end
+    if (f_dtake) begin
+        fq_d[fq_cnt - {2'd0, f_wr && f_last}] <= q_d;
+        fq_n[fq_cnt - {2'd0, f_wr && f_last}] <= q_n;
+        if (fq_cnt - {2'd0, f_wr && f_last} == 3'd0)
+            f_x <= q_d;
+    end
+    fq_cnt <= fq_cnt + {2'd0, f_dtake} - {2'd0, f_wr && f_last};
+    if (rst)
+        fq_cnt <= 3'd0;
+end
+always @* begin
+    if (!rst) begin
+        assert (fq_cnt <= 3'd3);
+        if (f_wr) begin
+            assert (fq_cnt != 3'd0);
+            assert (m_host_addr == f_word);
+            assert (m_host_strb == f_strb);
+        end
+    end
+end
+
+// ------------------------------------------------ frames
+// The tokens taken: the frame E2 works on and the next, as E2 ends them.
+reg [TOK_W-1:0] ft0, ft1;
+reg [1:0]  ft_cnt = 2'd0;
+reg [15:0] f_beats = 16'd0;      // beats of ft0 read
+wire f_ttake = tok_valid && tok_ready;
+wire f_read = ff_valid && ff_ready;
+always @(posedge clk) begin
+    if (f_read)
+        f_beats <= f_beats + 16'd1;
+    if (frame_done) begin
+        ft0 <= ft1;
+        f_beats <= 16'd0;
+    end
+    if (f_ttake) begin
+        if (ft_cnt - {1'b0, frame_done} == 2'd0)
+            ft0 <= tok_data;
+        else
+            ft1 <= tok_data;
+    end
+    ft_cnt <= ft_cnt + {1'b0, f_ttake} - {1'b0, frame_done};
+    if (rst) begin
+        ft_cnt <= 2'd0;
+        f_beats <= 16'd0;
+    end
+end
+wire f_cur_place = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE;
+wire f_cur_exc = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_EXC;
+always @* begin
+    if (!rst) begin
+        assert (ft_cnt <= 2'd2);
+        assert (!frame_done || ft_cnt != 2'd0);
+        // a frame ends with all its beats read
+        assert (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
+        assert (!f_read || ft_cnt != 2'd0);
+        assert (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
+        // writes: a PLACE frame's, or the last of a descriptor
+        assert (!f_wr || f_cur_place || (f_last && fq_cnt != 3'd0));
+        // the exception stream: the frame's beats as read, its reason,
+        // tlast on its last beat; nothing for a frame that is not an exception
+        if (m_exc_axis_tvalid) begin
+            assert (f_cur_exc && ff_valid);
+            assert (m_exc_axis_tdata == ff_data && m_exc_axis_tkeep == ff_keep);
+            assert (m_exc_axis_tuser == ft0[TOK_REASON +: TOK_REASON_W]);
+            assert (m_exc_axis_tlast == (f_beats + 16'd1 == ft0[TOK_BEATS +: TOK_BEATS_W]));
+        end
+        assert (!(f_read && f_cur_exc) || m_exc_axis_tvalid);
+    end
+end
+
+// ------------------------------------------------ covers
+reg [1:0] f_ndone = 2'd0;        // descriptors finished (saturating)
+always @(posedge clk) begin
+    if (f_wr && f_last && f_ndone != 2'd3)
+        f_ndone <= f_ndone + 2'd1;
+    if (rst)
+        f_ndone <= 2'd0;
+end
+always @* begin
+    if (!rst) begin
+        cover (f_wr && f_last && f_ndone == 2'd1);
+        cover (f_wr && m_host_strb == {KEEP_WIDTH{1'b1}});
+        cover (f_wr && fq_cnt == 3'd3);
+        cover (m_exc_axis_tvalid && m_exc_axis_tready && m_exc_axis_tlast);
+        cover (m_host_valid && !m_host_ready && fl);
+        cover (frame_done && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE && ft0[TOK_BEATS +: TOK_BEATS_W] == 16'd3);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -93,13 +93,21 @@ wire                v0_hazard = v1 && v1_match && fr_match && v1_idx == fr_idx;
 wire [SUM_W-1:0]    sq_head;
 wire                sq_valid, sq_in_ready, sq_empty;
 wire                v0_byp = sum_valid && sq_empty && !v0_hazard;
+`ifdef FORMAL
+wire [$clog2(DEPTH):0] f_sq_count;   // the summary queue's entries (formal properties below)
+`endif
 wire                v0_go = v0_byp || (sq_valid && !v0_hazard);
 wire [SUM_W-1:0]    v0_sum = sq_valid ? sq_head : sum_data;
 mpa_rx_fifo #(.WIDTH(SUM_W), .DEPTH(DEPTH)) sum_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(sum_data), .s_axis_tvalid(sum_valid && !v0_byp), .s_axis_tready(sq_in_ready),
     .m_axis_tdata(sq_head), .m_axis_tvalid(sq_valid), .m_axis_tready(v0_go),
-    .count(), .empty(sq_empty), .full()
+`ifdef FORMAL
+    .count(f_sq_count),
+`else
+    .count(),
+`endif
+    .empty(sq_empty), .full()
 );
 assign fr_ready = v0_go;
 assign ctx_rd_idx = fr_idx;
@@ -352,6 +360,103 @@ always @(posedge clk) begin
     if (!rst) begin
         assert (!sum_valid || sq_in_ready || v0_byp) else $error("mpa_rx_verdict: summary FIFO written when full");
         assert (!sum_valid || fr_valid) else $error("mpa_rx_verdict: walker summary without a frame record");
+    end
+end
+`endif
+
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: the frame records come from a queue that follows the
+// AXI4-Stream sender's rules, and the record of every summary received and
+// not yet met is at its head (assumed: mpa_rx_frame queues a frame's
+// record before the walker's summary, docs/design.md section 5.2); at most
+// DEPTH summaries wait (assumed: at most MAX_INFLIGHT frames in flight,
+// mpa_rx_ingress). Properties:
+//   - the summary queue is never written full, a frame record never
+//     popped from an empty queue;
+//   - summaries are met in the order they came: one goes straight to V0
+//     only when none waits;
+//   - one verdict record per frame record popped, two cycles later, with
+//     that record's beats and its summary's record count (VQ_BEATS,
+//     VQ_NREC): what E1 and E2 rely on;
+//   - a summary waits at most two cycles for V0 (a frame in V1 of the
+//     same context holds it one);
+//   - busy is high while a frame is in V1.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+wire [15:0] f_fr_wait;
+wire        f_fr_held;
+mpa_rx_faxis #(.WIDTH(FRL_W + FRP_W), .F_DUT_SENDS(0)) f_fr (
+    .clk(clk), .rst(rst), .tdata({fr_frl, fr_frp}), .tvalid(fr_valid), .tready(fr_ready),
+    .f_wait(f_fr_wait), .f_held(f_fr_held));
+
+// summaries received and not yet met, and how long the oldest has waited
+reg [7:0] f_pend = 8'd0;
+reg [3:0] f_age = 4'd0;
+always @(posedge clk) begin
+    f_pend <= f_pend + {7'd0, sum_valid} - {7'd0, fr_ready};
+    if (fr_ready || (f_pend == 8'd0 && !sum_valid))
+        f_age <= 4'd0;
+    else if (f_age != 4'd15)
+        f_age <= f_age + 4'd1;
+    if (rst) begin
+        f_pend <= 8'd0;
+        f_age <= 4'd0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        assume (f_pend == 8'd0 && !sum_valid || fr_valid);
+        assume (f_pend + {7'd0, sum_valid} <= DEPTH);
+    end
+end
+
+// the frame popped and the summary it met, two cycles on
+reg              f_go1 = 1'b0, f_go2 = 1'b0;
+reg [15:0]       f_beats1, f_beats2, f_nrec1, f_nrec2;
+always @(posedge clk) begin
+    f_go1 <= fr_ready;
+    f_go2 <= f_go1;
+    f_beats1 <= fr_frl[FRL_BEATS +: FRL_BEATS_W];
+    f_beats2 <= f_beats1;
+    f_nrec1 <= v0_sum[SUM_NREC +: SUM_NREC_W];
+    f_nrec2 <= f_nrec1;
+    if (rst) begin
+        f_go1 <= 1'b0;
+        f_go2 <= 1'b0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        assert (!(sum_valid && !v0_byp) || sq_in_ready);
+        assert (!fr_ready || fr_valid);
+        assert (!v0_byp || (f_pend == 8'd0 && !sq_valid));
+        assert (!fr_ready || v0_byp || sq_valid);
+        assert (vq_valid == f_go2 && v1 == f_go1);
+        if (vq_valid) begin
+            assert (vq_data[VQ_BEATS +: VQ_BEATS_W] == f_beats2);
+            assert (vq_data[VQ_NREC +: VQ_NREC_W] == f_nrec2);
+        end
+        assert (f_age <= 4'd2);
+        assert (!v1 || busy);
+        // the summary queue holds the summaries waiting (induction)
+        assert ({1'b0, f_sq_count} == f_pend[$clog2(DEPTH)+1:0] && f_pend <= DEPTH);
+        assert (!v0_hazard || v1);
+    end
+end
+
+always @* begin
+    if (!rst) begin
+        cover (sum_valid && !v0_byp && sq_valid);
+        cover (v0_hazard && (f_pend != 8'd0 || sum_valid));
+        cover (f_pend == DEPTH);
+        cover (vq_valid && f_go1 && fr_ready);
     end
 end
 `endif

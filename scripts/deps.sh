@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the tools the project needs when they are missing (idempotent).
 # Debian packages: verilator, iverilog, yosys, nextpnr-ice40, fpga-icestorm,
-# tshark, zlib for Verilator's FST tracing, and GNU time (peak RSS for
-# `make bench-replay`).
+# tshark, zlib for Verilator's FST tracing, GNU time (peak RSS for
+# `make bench-replay`), and z3 and cvc5, the solvers of the formal proofs
+# (yosys-smtbmc comes with the yosys package).
 set -eu
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -13,6 +14,9 @@ have_cmd yosys         || need="$need yosys"
 have_cmd nextpnr-ice40 || need="$need nextpnr-ice40"
 have_cmd icepack       || need="$need fpga-icestorm"
 have_cmd tshark        || need="$need tshark"
+have_cmd z3            || need="$need z3"
+have_cmd cvc5          || need="$need cvc5"
+have_cmd yosys-smtbmc  || need="$need yosys"
 have_pkg zlib1g-dev    || need="$need zlib1g-dev"
 [ -x /usr/bin/time ]   || need="$need time"
 if [ -z "$need" ]; then
@@ -25,6 +29,6 @@ echo "deps: installing$need"
 $SUDO apt-get update -q
 # tshark asks a debconf question unless the frontend is noninteractive.
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need
-for t in verilator iverilog yosys nextpnr-ice40 icepack tshark; do
+for t in verilator iverilog yosys yosys-smtbmc z3 cvc5 nextpnr-ice40 icepack tshark; do
 	have_cmd "$t" || { echo "deps: $t still missing after install" >&2; exit 1; }
 done
