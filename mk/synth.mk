@@ -46,9 +46,8 @@ endef
 SYNTH_OUTS :=
 $(foreach b,$(SYNTH_BLOCKS),$(foreach w,$(SYNTH_WIDTHS),$(eval $(call synth_rules,$(b),$(w)))))
 
-# `make synth`: the LUT-level table first (section "LUT levels" at the end
-# of this file), then the crc32c table and the receiver's iCE40 and memory
-# tables.
+# `make synth`: the LUT-level table first (mk/levels.mk), then the crc32c
+# table and the receiver's iCE40 and memory tables.
 .PHONY: synth
 synth: $(SYNTH_DIR)/levels.txt $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
 	@cat $(SYNTH_DIR)/levels.txt; echo

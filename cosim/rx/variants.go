@@ -1,6 +1,6 @@
 package rx
 
-// Table sizes of the co-simulation variants (mk/rtl.mk): CONN_COUNT,
+// Table sizes of the co-simulation variants (mk/sim.mk): CONN_COUNT,
 // STAG_COUNT, and RQ_DEPTH, the receive buffers per queue software gives
 // them.
 const (
