@@ -249,6 +249,45 @@ const (
 	EvtQNW      = 2
 )
 
+// The walker's record word (an entry of a record bank of
+// mpa_rx_walk_store) and its summary word (mpa_rx_walk_sum): words inside
+// mpa_rx_walk, named here so that every field of mpa_rx_fields.vh has one
+// Go name; the walker hands their fields to mpa_rx on its rec_* and sum_*
+// ports.
+const (
+	WalkRecW           = 178
+	WalkRecLast        = 0
+	WalkRecFirst       = 1
+	WalkRecHdr         = 2
+	WalkRecHdrW        = 128
+	WalkRecWord        = 130
+	WalkRecWordW       = 32
+	WalkRecULen        = 130
+	WalkRecULenW       = 16
+	WalkRecCtrl        = 146
+	WalkRecCtrlW       = 8
+	WalkRecULP         = 154
+	WalkRecULPW        = 8
+	WalkRecLSeq        = 162
+	WalkRecLSeqW       = 16
+	WalkSumW           = 55
+	WalkSumMarkerOK    = 0
+	WalkSumNRec        = 1
+	WalkSumNRecW       = 16
+	WalkSumOK          = 17
+	WalkSumNFPDU       = 18
+	WalkSumNFPDUW      = 16
+	WalkSumAnyL        = 34
+	WalkSumFirstMarker = 35
+	WalkSumGrid        = 36
+	WalkSumSmall       = 37
+	WalkSumWhole       = 38
+	WalkSumNDraft      = 39
+	WalkSumNDraftW     = 8
+	WalkSumNRFC        = 47
+	WalkSumNRFCW       = 8
+)
+
 // getBits returns width bits (at most 64) of words from bit pos.
 func getBits(words []uint64, pos, width int) uint64 {
 	var v uint64
