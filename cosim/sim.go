@@ -196,7 +196,7 @@ func TraceFrom(cycle uint64) Option {
 	return func(o *options) { o.traceFrom, o.fromSet = cycle, true }
 }
 
-// libStamp is set by the generated libstamp_gen.go (mk/rtl.mk) to the hash
+// libStamp is set by the generated libstamp_gen.go (mk/sim.mk) to the hash
 // of the library. The Go caches do not look at libraries named in #cgo
 // LDFLAGS; with the hash in the binary, `go test` reruns a package when the
 // models change instead of reporting a cached result.

@@ -2,10 +2,10 @@
 # receiver, and the receiver flattened, at each width through
 # `synth_xilinx -flatten` (write_json), the longest register-to-register or
 # port path in LUT levels by cmd/lutdepth, the HX8K post-route fmax of the
-# 64-bit blocks from the rules above, and the table by cmd/synthreport with
-# issue 12's figures beside it. `make synth-fast`: the blocks at 64 bits
-# (about 4 minutes of CPU); `make synth-levels` (the first table of `make
-# synth`) adds 128, 256 and 512 bits and the whole receiver (about 20 more).
+# 64-bit blocks from the rules of mk/synth.mk, and the table by
+# cmd/synthreport with the timing anchors' figures under it. `make
+# synth-fast`: the blocks at 64 bits; `make synth-levels` (the first table
+# of `make synth`) adds 128, 256 and 512 bits and the whole receiver.
 # A Yosys run that exceeds DEPTH_MEM_KB of memory, DEPTH_CPU seconds of CPU
 # or DEPTH_TIMEOUT seconds of wall time is a result (the table says so),
 # not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make

@@ -46,9 +46,8 @@ endef
 SYNTH_OUTS :=
 $(foreach b,$(SYNTH_BLOCKS),$(foreach w,$(SYNTH_WIDTHS),$(eval $(call synth_rules,$(b),$(w)))))
 
-# `make synth`: the LUT-level table first (section "LUT levels" at the end
-# of this file), then the crc32c table and the receiver's iCE40 and memory
-# tables.
+# `make synth`: the LUT-level table first (mk/levels.mk), then the crc32c
+# table and the receiver's iCE40 and memory tables.
 .PHONY: synth
 synth: $(SYNTH_DIR)/levels.txt $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
 	@cat $(SYNTH_DIR)/levels.txt; echo
@@ -56,9 +55,10 @@ synth: $(SYNTH_DIR)/levels.txt $(SYNTH_OUTS) $(SYNTH_DIR)/mpa_rx.txt
 	@echo; cat $(SYNTH_DIR)/mpa_rx.txt
 
 # ---------------------------------------------------------------------------
-# Synthesis of the whole receiver (docs/synth.md, section mpa_rx), from the
-# sources in MPA_RX_SRCS with the parameter sets below (NAME=VALUE words,
-# set on mpa_rx with Yosys chparam; any mpa_rx parameter may be listed):
+# Synthesis of the whole receiver (docs/synth.md, "The whole receiver"),
+# from the sources in MPA_RX_SRCS with the parameter sets below (NAME=VALUE
+# words, set on mpa_rx with Yosys chparam; any mpa_rx parameter may be
+# listed):
 #   ice40: synth_ice40 of mpa_rx alone (LUT, FF, RAM); synth_ice40 of
 #          mpa_rx_shell (scripts/synth), nextpnr-ice40 on the HX8K (fmax,
 #          logic cells, RAMs), icepack of the routed design (bitstream);

@@ -1,4 +1,4 @@
-# Read after a Verilator model's own makefile (mk/rtl.mk passes it as a
+# Read after a Verilator model's own makefile (mk/sim.mk passes it as a
 # second -f): the model's trace functions, which run only while a waveform
 # is dumped, are compiled at -O1 instead of OPT_FAST. Measured on the
 # 512-bit mpa_rx: its Vmpa_rx_w512__Trace__0.cpp (1.4 MB) takes more than

@@ -6,6 +6,7 @@
 package ctx
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -53,6 +54,13 @@ func and(a, m cycle.CfgData) []uint64 {
 		out[i] = a[i] & m[i]
 	}
 	return out
+}
+
+// ipv4 is an IPv4 address as the lookup port takes it (the first octet in
+// the top bits).
+func ipv4(a wire.Addr) uint32 {
+	b := a.As4()
+	return binary.BigEndian.Uint32(b[:])
 }
 
 func randTuple(rng *rand.Rand) wire.FourTuple {
@@ -118,8 +126,8 @@ func TestRandom(t *testing.T) {
 		d.Set("wr_idx", uint64(wrIdx))
 		d.SetWords("wr_data", wrData[:])
 		d.SetBool("lk_valid", lkV)
-		d.Set("lk_src_ip", uint64(uint32(tu.SrcIP[0])<<24|uint32(tu.SrcIP[1])<<16|uint32(tu.SrcIP[2])<<8|uint32(tu.SrcIP[3])))
-		d.Set("lk_dst_ip", uint64(uint32(tu.DstIP[0])<<24|uint32(tu.DstIP[1])<<16|uint32(tu.DstIP[2])<<8|uint32(tu.DstIP[3])))
+		d.Set("lk_src_ip", uint64(ipv4(tu.SrcIP)))
+		d.Set("lk_dst_ip", uint64(ipv4(tu.DstIP)))
 		d.Set("lk_src_port", uint64(tu.SrcPort))
 		d.Set("lk_dst_port", uint64(tu.DstPort))
 		d.Set("rd_idx", uint64(rdIdx))

@@ -13,7 +13,7 @@ import (
 )
 
 // A failing RTL assertion stops the test loudly. The mpa_rx variants are
-// built with Verilator --assert (mk/rtl.mk), so the immediate assertions in
+// built with Verilator --assert (mk/sim.mk), so the immediate assertions in
 // rtl/mpa_rx*.v run in every co-simulation. A failing one prints
 // "%Error: ... Assertion failed in TOP.mpa_rx...: <message>" and calls
 // $stop, which in a Verilated model is fatal: the runtime flushes stdout

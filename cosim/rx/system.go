@@ -302,10 +302,15 @@ type Hooks struct {
 // by frame, and at the end the model's hardware and software union against
 // the golden receiver (which the hooks may have changed too).
 //
-// A capture's TCP segments longer than the link carries go to all engines
+// A TCP segment of the vector longer than MAX_FRAME goes to all engines
 // as the frames the link carried (replay.OnTheWire).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
-	v = replay.OnTheWire(v, MaxFrame)
+	return runVector(replay.OnTheWire(v, MaxFrame), width, h, opts...)
+}
+
+// runVector is RunWith with v's frames given to the engines as they are,
+// whatever their length.
+func runVector(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {

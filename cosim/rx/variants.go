@@ -5,7 +5,7 @@ import (
 	"github.com/mparx/mparx/vecgen/replay"
 )
 
-// Table sizes of the co-simulation variants (mk/rtl.mk): CONN_COUNT,
+// Table sizes of the co-simulation variants (mk/sim.mk): CONN_COUNT,
 // STAG_COUNT, and RQ_DEPTH, the receive buffers per queue software gives
 // them.
 const (

@@ -49,7 +49,7 @@ var rounds = flag.Int("rounds", 6, "TestDamagedFrames: passes over each vector's
 // a frame, must decide each as the model does, and the model's hardware and
 // software together must still match the golden receiver.
 func TestDamagedFrames(t *testing.T) {
-	for _, name := range []string{"aligned", "out-of-order", "packed", "link-headers"} {
+	for _, name := range []string{"aligned", "out-of-order", "packed", "link-headers", "ipv6-aligned", "dual-stack"} {
 		v, err := vector.Load(filepath.Join("..", "..", "vectors", name))
 		require.NoError(t, err)
 		for _, width := range Widths {
@@ -75,7 +75,7 @@ func TestDamagedFrames(t *testing.T) {
 								copy(b, f.Data[:14]) // an Ethernet header that looks right
 							}
 						case 3:
-							b = append(b, make([]byte, rng.IntN(200))...) // padding past the IPv4 length
+							b = append(b, make([]byte, rng.IntN(200))...) // padding past the IP length
 						default:
 							continue
 						}
@@ -90,16 +90,23 @@ func TestDamagedFrames(t *testing.T) {
 	}
 }
 
-// Frame lengths at the edges, at every width: runts (1 to 64 octets, cut
-// from a data frame or random), and TCP frames of an unknown connection
-// grown to within two beats of the longest frame the frame FIFO stores
-// (cycle.FrameCapacity, the model's FrameLimit), either side, and to 40
-// and 64 KB. The RTL and the model agree on every one: the runts dropped
-// as malformed or taken as not TCP, the long frames handed to software
-// whole up to the limit and dropped (code 0) beyond it, as the golden
-// receiver with that limit does.
+// Frame lengths at the edges, at every width, over IPv4 and IPv6: runts (1
+// to 64 octets, cut from a data frame or random), and TCP frames of an
+// unknown connection grown to within two beats of the longest frame the
+// frame FIFO stores (cycle.FrameCapacity, the model's FrameLimit), either
+// side, and to 40 and 64 KB. The RTL and the model agree on every one: the
+// runts dropped as malformed or taken as not TCP, the long frames handed to
+// software whole up to the limit and dropped (code 0) beyond it, as the
+// golden receiver with that limit does.
 func TestFrameLengths(t *testing.T) {
-	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
+	for _, name := range []string{"aligned", "ipv6-aligned"} {
+		t.Run(name, func(t *testing.T) { frameLengths(t, name) })
+	}
+}
+
+// frameLengths is TestFrameLengths on the frames of vector name.
+func frameLengths(t *testing.T, name string) {
+	v, err := vector.Load(filepath.Join("..", "..", "vectors", name))
 	require.NoError(t, err)
 	var data []byte // a data frame of the connection
 	for _, f := range v.Frames {
@@ -133,16 +140,16 @@ func TestFrameLengths(t *testing.T) {
 				d.Frames = append(d.Frames, vector.Frame{Data: grow(t, data, n, rng)})
 			}
 			d.Frames = append(d.Frames, v.Frames[len(v.Frames)/2:]...)
-			rep, err := Run(&d, width)
+			rep, err := runVector(&d, width, Hooks{}) // the long frames whole, not cut to the MSS
 			require.NoError(t, err)
 			require.Equal(t, len(d.Frames), rep.Frames)
 		})
 	}
 }
 
-// grow returns data frame b of another connection (its source port
-// changed) grown with random payload to n octets, its IPv4 total length and
-// checksums made right.
+// grow returns data frame b (untagged IPv4 or IPv6 without extension
+// headers) of another connection (its source port changed) grown with
+// random payload to n octets, its IP length and checksums made right.
 func grow(t *testing.T, b []byte, n int, rng *rand.Rand) []byte {
 	t.Helper()
 	g := make([]byte, n)
@@ -150,12 +157,18 @@ func grow(t *testing.T, b []byte, n int, rng *rand.Rand) []byte {
 	for i := len(b); i < n; i++ {
 		g[i] = byte(rng.Uint32())
 	}
-	binary.BigEndian.PutUint16(g[14+20:], 1) // the source port: no context
-	binary.BigEndian.PutUint16(g[14+2:], uint16(n-14))
+	ihl := 20
+	if binary.BigEndian.Uint16(g[12:]) == wire.EtherTypeIPv6 {
+		ihl = 40
+		binary.BigEndian.PutUint16(g[14+4:], uint16(n-14-ihl)) // payload length
+	} else {
+		binary.BigEndian.PutUint16(g[14+2:], uint16(n-14)) // total length
+	}
+	binary.BigEndian.PutUint16(g[14+ihl:], 1) // the source port: no context
 	_, err := wire.CompleteChecksums(g)
 	require.NoError(t, err)
 	f, err := wire.Parse(g)
 	require.NoError(t, err)
-	require.Len(t, f.Payload, n-14-20-f.TCPHeaderLen)
+	require.Len(t, f.Payload, n-14-ihl-f.TCPHeaderLen)
 	return g
 }

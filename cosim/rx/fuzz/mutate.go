@@ -24,24 +24,27 @@ import (
 type Class string
 
 // Mutation classes. "Fixed" classes recompute the IPv4 header checksum and
-// the TCP checksum after the change (where the changed length fields still
-// allow computing them), so that the frame gets past the checksum checks
-// to the checks behind them; the others leave them as they are.
+// the TCP checksum (with the IPv4 or IPv6 pseudo-header) after the change
+// (where the changed length fields still allow computing them), so that the
+// frame gets past the checksum checks to the checks behind them; the others
+// leave them as they are. A class that changes an IP length field changes
+// the IPv4 total length or the IPv6 payload length.
 const (
 	Intact      Class = "intact"       // an original frame of the vector
 	BitFlip     Class = "bitflip"      // 1 to 8 bits flipped anywhere, checksums not fixed
-	HeaderFlip  Class = "header-flip"  // 1 to 4 bits flipped in the Ethernet/IPv4/TCP headers, checksums fixed
+	HeaderFlip  Class = "header-flip"  // 1 to 4 bits flipped in the Ethernet/IP/TCP headers, checksums fixed
 	PayloadFlip Class = "payload-flip" // 1 to 4 bits flipped in the TCP payload, checksums fixed (CRC, marker, DDP checks)
 	Truncate    Class = "truncate"     // cut at a random length, nothing fixed
-	TruncFixed  Class = "trunc-fixed"  // payload cut at a random length, IPv4 total length and checksums fixed
+	TruncFixed  Class = "trunc-fixed"  // payload cut at a random length, IP length and checksums fixed
 	TailCut     Class = "tail-cut"     // 1 to DATA_WIDTH/8-1 octets cut at the tail: random tkeep on the last beat, nothing fixed
 	ULPDULen    Class = "ulpdu-len"    // a random ULPDU_Length in one FPDU, checksums fixed
 	FPDUPtr     Class = "fpduptr"      // a random FPDUPTR in one marker, checksums fixed
-	IHL         Class = "ihl"          // a random IPv4 IHL, checksums fixed
+	IHL         Class = "ihl"          // a random IPv4 IHL, checksums fixed (IPv4 frames)
+	ExtHeader   Class = "ext-header"   // an IPv6 extension header (Hop-by-Hop, Destination Options, Routing with no segments left, an atomic Fragment) put before TCP, lengths and checksums fixed (IPv6 frames)
 	DataOffset  Class = "tcp-doff"     // a random TCP data offset, checksums fixed
-	IPLen       Class = "ip-len"       // a random IPv4 total length, checksums fixed
-	Padding     Class = "padding"      // 1 to 200 octets of Ethernet padding past the IPv4 total length
-	RandomFrame Class = "random-frame" // 1 to 16,000 random octets (half of them behind the frame's own Ethernet and IPv4 headers)
+	IPLen       Class = "ip-len"       // a random IP length, checksums fixed
+	Padding     Class = "padding"      // 1 to 200 octets of Ethernet padding past the IP length
+	RandomFrame Class = "random-frame" // 1 to 16,000 random octets (half of them behind the frame's own Ethernet and IP headers)
 	Jumbo       Class = "jumbo"        // the frame grown with random payload up to 16,000 octets, lengths and checksums fixed
 	Long        Class = "long"         // the frame grown with random payload to within 3 beats of the receiver's frame limit, either side, lengths and checksums fixed
 	UnknownConn Class = "unknown-conn" // a burst of 2 to 16 copies for random 4-tuples, checksums fixed
@@ -53,7 +56,7 @@ const (
 
 // Classes lists every mutation class (Intact excluded), in report order.
 var Classes = []Class{BitFlip, HeaderFlip, PayloadFlip, Truncate, TruncFixed, TailCut, ULPDULen, FPDUPtr,
-	IHL, DataOffset, IPLen, Padding, RandomFrame, Jumbo, UnknownConn, SeqFar, TCPFlags, Duplicate, Reorder, Long}
+	IHL, DataOffset, IPLen, Padding, RandomFrame, Jumbo, UnknownConn, SeqFar, TCPFlags, Duplicate, Reorder, Long, ExtHeader}
 
 // fatal are the classes whose frames pass the checksums with damaged MPA
 // framing or TCP fields: software, when it gets one, usually reports an MPA
@@ -67,11 +70,14 @@ const MaxFrame = 16000
 
 // FrameInfo is what Analyze found in one frame of a vector.
 type FrameInfo struct {
-	// TCP: parsed as Ethernet/IPv4/TCP with valid checksums (the
-	// mutations know IPv4 headers; an IPv6 frame is not TCP here).
-	TCP    bool
-	IPOff  int // offset of the IPv4 header (14, or 18 behind an 802.1Q tag)
-	IHL    int // IPv4 header length (octets)
+	// TCP: parsed as Ethernet/IPv4/TCP or Ethernet/IPv6/TCP with valid
+	// checksums.
+	TCP bool
+	// IPv6: an IPv6 frame (IHL then counts the fixed header and the
+	// extension headers).
+	IPv6   bool
+	IPOff  int // offset of the IP header (14, or 18 behind an 802.1Q tag)
+	IHL    int // IP header length (octets): the offset of TCP from IPOff
 	THL    int // TCP header length (octets)
 	PayOff int // offset of the TCP payload
 	PayLen int
@@ -96,23 +102,32 @@ func Analyze(v *vector.Vector, slots int) ([]FrameInfo, error) {
 	}
 	out := make([]FrameInfo, len(v.Frames))
 	for i, f := range v.Frames {
-		out[i] = info(sys.HW, f.Data)
+		out[i] = info(sys, f.Data)
 		sys.Frame(f.Data)
 	}
 	return out, nil
 }
 
-func info(hw *fastpath.Engine, b []byte) FrameInfo {
+// info describes frame b with the context the model holds for its half
+// connection: the hardware's, or for an IPv6 half connection that the
+// hardware model does not take (Engine.IPv4Only), software's when it is in
+// full operation and holds nothing.
+func info(sys *fastpath.System, b []byte) FrameInfo {
 	fr, err := wire.Parse(b)
-	if err != nil || fr.IPv6 {
+	if err != nil {
 		return FrameInfo{}
 	}
-	fi := FrameInfo{TCP: true, IPOff: 14, IHL: fr.IPHeaderLen, THL: fr.TCPHeaderLen, PayLen: len(fr.Payload), Seq: fr.Seq}
+	fi := FrameInfo{TCP: true, IPv6: fr.IPv6, IPOff: 14, IHL: fr.IPHeaderLen, THL: fr.TCPHeaderLen, PayLen: len(fr.Payload), Seq: fr.Seq}
 	if fr.VLAN {
 		fi.IPOff = 18
 	}
 	fi.PayOff = fi.IPOff + fi.IHL + fi.THL
-	c, ok := hw.Context(fr.FourTuple())
+	c, ok := sys.HW.Context(fr.FourTuple())
+	if !ok && fr.IPv6 {
+		var rcvNxt uint32
+		rcvNxt, c.Params, ok = sys.SW.Idle(fr.FourTuple())
+		c.Full, c.RcvNxt = ok, rcvNxt
+	}
 	if !ok {
 		return fi
 	}
@@ -272,6 +287,10 @@ func applicable(c Class, fi FrameInfo) bool {
 		return len(fi.Markers) > 0
 	case PayloadFlip:
 		return fi.TCP && fi.PayLen > 0
+	case IHL:
+		return fi.TCP && !fi.IPv6
+	case ExtHeader:
+		return fi.TCP && fi.IPv6
 	}
 	return fi.TCP
 }
@@ -339,7 +358,7 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 			n--
 		}
 		d = d[:fi.PayOff+n]
-		binary.BigEndian.PutUint16(d[fi.IPOff+2:], uint16(len(d)-fi.IPOff))
+		setIPLen(d, fi)
 		FixChecksums(d)
 	case TailCut:
 		k := 1 + rng.IntN(max(1, m.Lane-1))
@@ -365,7 +384,11 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 		}
 		FixChecksums(d)
 	case IPLen:
-		binary.BigEndian.PutUint16(d[fi.IPOff+2:], m.randLen(binary.BigEndian.Uint16(d[fi.IPOff+2:])))
+		at := ipLenAt(fi)
+		binary.BigEndian.PutUint16(d[at:], m.randLen(binary.BigEndian.Uint16(d[at:])))
+		FixChecksums(d)
+	case ExtHeader:
+		d = m.extHeader(d, fi)
 		FixChecksums(d)
 	case Padding:
 		pad := make([]byte, 1+rng.IntN(200))
@@ -384,7 +407,7 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 		grow := make([]byte, rng.IntN(max(0, MaxFrame-len(d))+1))
 		fill(rng, grow)
 		d = append(d, grow...)
-		binary.BigEndian.PutUint16(d[fi.IPOff+2:], uint16(len(d)-fi.IPOff))
+		setIPLen(d, fi)
 		FixChecksums(d)
 	case Long:
 		n := m.FrameLimit + rng.IntN(6*m.Lane+1) - 3*m.Lane
@@ -392,15 +415,19 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 			grow := make([]byte, n-len(d))
 			fill(rng, grow)
 			d = append(d, grow...)
-			binary.BigEndian.PutUint16(d[fi.IPOff+2:], uint16(len(d)-fi.IPOff))
+			setIPLen(d, fi)
 			FixChecksums(d)
 		}
 	case UnknownConn:
 		var out [][]byte
 		for k := 2 + rng.IntN(15); k > 0; k-- {
 			e := append([]byte(nil), b...)
-			binary.BigEndian.PutUint32(e[fi.IPOff+12:], rng.Uint32())
-			binary.BigEndian.PutUint32(e[fi.IPOff+16:], rng.Uint32())
+			if fi.IPv6 {
+				fill(rng, e[fi.IPOff+8:fi.IPOff+40]) // both addresses (never IPv4-mapped in practice)
+			} else {
+				binary.BigEndian.PutUint32(e[fi.IPOff+12:], rng.Uint32())
+				binary.BigEndian.PutUint32(e[fi.IPOff+16:], rng.Uint32())
+			}
 			binary.BigEndian.PutUint32(e[tcp:], rng.Uint32())
 			FixChecksums(e)
 			out = append(out, e)
@@ -436,6 +463,61 @@ func (m *Mutator) Mutate(c Class, b []byte, fi FrameInfo) [][]byte {
 	return [][]byte{d}
 }
 
+// ipLenAt returns the offset of the IP length field of a frame described
+// by fi: the IPv4 total length or the IPv6 payload length.
+func ipLenAt(fi FrameInfo) int {
+	if fi.IPv6 {
+		return fi.IPOff + 4
+	}
+	return fi.IPOff + 2
+}
+
+// setIPLen sets the IP length field of frame d (described by fi) to what
+// its length holds from the IP header on.
+func setIPLen(d []byte, fi FrameInfo) {
+	n := len(d) - fi.IPOff
+	if fi.IPv6 {
+		n -= ipv6Header
+	}
+	binary.BigEndian.PutUint16(d[ipLenAt(fi):], uint16(n))
+}
+
+// ipv6Header is the length of the IPv6 fixed header in octets.
+const ipv6Header = 40
+
+// extHeader returns IPv6 frame d (described by fi) with one more
+// extension header right behind the fixed header, of a random kind: a
+// Hop-by-Hop or Destination Options header of 8 to 32 octets holding one
+// PadN option, a Routing header of a random type with no segments left, or
+// an atomic Fragment header (offset 0, M 0). The payload length grows to
+// match; checksums are not fixed.
+func (m *Mutator) extHeader(d []byte, fi FrameInfo) []byte {
+	rng := m.rng
+	var h []byte
+	kind := []byte{wire.ProtocolHopByHop, wire.ProtocolDestOpts, wire.ProtocolRouting, wire.ProtocolFragment}[rng.IntN(4)]
+	switch kind {
+	case wire.ProtocolHopByHop, wire.ProtocolDestOpts:
+		n := 8 * (1 + rng.IntN(4))
+		h = make([]byte, n)
+		h[1] = byte(n/8 - 1)
+		h[2], h[3] = 1, byte(n-4) // PadN over the rest
+	case wire.ProtocolRouting:
+		h = make([]byte, 8)
+		h[2] = byte(rng.IntN(256)) // routing type; segments left (h[3]) 0
+	default:
+		h = make([]byte, 8)
+		binary.BigEndian.PutUint32(h[4:], rng.Uint32()) // identification
+	}
+	at := fi.IPOff + ipv6Header
+	h[0] = d[fi.IPOff+6] // the header it goes before
+	out := make([]byte, 0, len(d)+len(h))
+	out = append(append(append(out, d[:at]...), h...), d[at:]...)
+	out[fi.IPOff+6] = kind
+	plen := binary.BigEndian.Uint16(d[fi.IPOff+4:])
+	binary.BigEndian.PutUint16(out[fi.IPOff+4:], plen+uint16(len(h)))
+	return out
+}
+
 // randLen returns a random 16-bit length: near the old value, small,
 // large, or anything.
 func (m *Mutator) randLen(old uint16) uint16 {
@@ -466,12 +548,18 @@ func fill(rng *rand.Rand, b []byte) {
 
 // FixChecksums recomputes the IPv4 header checksum and the TCP checksum of
 // frame b in place, as far as its EtherType, IHL, total length and TCP
-// data offset allow (an 802.1Q tag is followed). It reports whether it
-// recomputed the TCP checksum.
+// data offset allow (an 802.1Q tag is followed); for IPv6, the TCP
+// checksum with the IPv6 pseudo-header, as far as the payload length and
+// the extension headers (Hop-by-Hop, Destination Options, Routing with no
+// segments left, Fragment) allow. It reports whether it recomputed the TCP
+// checksum.
 func FixChecksums(b []byte) bool {
 	ipo := 14
 	if len(b) >= 18 && binary.BigEndian.Uint16(b[12:]) == wire.EtherTypeVLAN {
 		ipo = 18
+	}
+	if len(b) >= ipo && binary.BigEndian.Uint16(b[ipo-2:]) == wire.EtherTypeIPv6 {
+		return fixChecksums6(b, ipo)
 	}
 	if len(b) < ipo+20 || binary.BigEndian.Uint16(b[ipo-2:]) != wire.EtherTypeIPv4 {
 		return false
@@ -492,6 +580,47 @@ func FixChecksums(b []byte) bool {
 	seg := b[ipo+ihl : ipo+total]
 	seg[16], seg[17] = 0, 0
 	binary.BigEndian.PutUint16(seg[16:], wire.TCPChecksum(src, dst, seg))
+	return true
+}
+
+// fixChecksums6 is FixChecksums for the IPv6 packet at b[ipo:].
+func fixChecksums6(b []byte, ipo int) bool {
+	if len(b) < ipo+ipv6Header {
+		return false
+	}
+	end := ipo + ipv6Header + int(binary.BigEndian.Uint16(b[ipo+4:]))
+	if end > len(b) {
+		return false
+	}
+	nh, off := b[ipo+6], ipo+ipv6Header
+	for hops := 0; nh != wire.ProtocolTCP; hops++ {
+		if hops == 8 || off+8 > end {
+			return false
+		}
+		n := 8
+		switch nh {
+		case wire.ProtocolHopByHop, wire.ProtocolDestOpts:
+			n = (int(b[off+1]) + 1) * 8
+		case wire.ProtocolRouting:
+			if b[off+3] != 0 { // segments left: the pseudo-header's destination is in it
+				return false
+			}
+			n = (int(b[off+1]) + 1) * 8
+		case wire.ProtocolFragment:
+		default:
+			return false
+		}
+		nh, off = b[off], off+n
+	}
+	if off+20 > end {
+		return false
+	}
+	var src, dst wire.Addr
+	copy(src[:], b[ipo+8:])
+	copy(dst[:], b[ipo+24:])
+	seg := b[off:end]
+	seg[16], seg[17] = 0, 0
+	binary.BigEndian.PutUint16(seg[16:], wire.TCPChecksumIPv6(src, dst, seg))
 	return true
 }
 

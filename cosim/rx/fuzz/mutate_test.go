@@ -16,8 +16,10 @@ import (
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-func loadAligned(t *testing.T) (*vector.Vector, []FrameInfo) {
-	v, err := vector.Load(filepath.Join(vectorsDir, "aligned"))
+func loadAligned(t *testing.T) (*vector.Vector, []FrameInfo) { return loadVector(t, "aligned") }
+
+func loadVector(t *testing.T, name string) (*vector.Vector, []FrameInfo) {
+	v, err := vector.Load(filepath.Join(vectorsDir, name))
 	require.NoError(t, err)
 	fi, err := Analyze(v, rx.Slots)
 	require.NoError(t, err)
@@ -192,7 +194,102 @@ func TestMutateClasses(t *testing.T) {
 			}
 		}
 	})
-	require.Equal(t, len(Classes), len(tests)+3) // + UnknownConn, Duplicate, Reorder (in Stream)
+	require.Equal(t, len(Classes), len(tests)+4) // + UnknownConn, Duplicate, Reorder (in Stream), ExtHeader (IPv6)
+	require.Equal(t, len(v.Frames[k].Data), len(b), "Mutate must not modify its input")
+}
+
+// On an IPv6 frame the classes that change an IP length change the IPv6
+// payload length, UnknownConn draws 128-bit addresses, ExtHeader puts an
+// extension header before TCP, and each leaves a frame that golden/wire
+// parses (checksums fixed with the IPv6 pseudo-header) with what the class
+// says changed; IHL does not apply.
+func TestMutateClassesIPv6(t *testing.T) {
+	v, infos := loadVector(t, "ipv6-aligned")
+	k := -1
+	for i, fi := range infos {
+		if fi.TCP && fi.PayLen > 0 {
+			k = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, k, 0)
+	b, fi := v.Frames[k].Data, infos[k]
+	require.True(t, fi.IPv6)
+	// the FPDUs of IPv6 half connections are found (software's context
+	// while the hardware model takes IPv4 only)
+	lens := 0
+	for _, fi := range infos {
+		lens += len(fi.LenFields)
+	}
+	require.Positive(t, lens)
+	require.False(t, applicable(IHL, fi))
+	orig, err := wire.Parse(b)
+	require.NoError(t, err)
+	require.True(t, orig.IPv6)
+	parses := func(t *testing.T, d []byte) wire.Frame {
+		f, err := wire.Parse(d)
+		require.NoError(t, err)
+		require.True(t, f.IPv6)
+		return f
+	}
+	plen := func(d []byte) uint16 { return binary.BigEndian.Uint16(d[fi.IPOff+4:]) }
+	tests := []struct {
+		c     Class
+		check func(t *testing.T, d []byte)
+	}{
+		{PayloadFlip, func(t *testing.T, d []byte) {
+			f := parses(t, d)
+			h := hamming(orig.Payload, f.Payload)
+			require.True(t, h >= 0 && h <= 4)
+		}},
+		{TruncFixed, func(t *testing.T, d []byte) {
+			f := parses(t, d)
+			require.Less(t, len(f.Payload), len(orig.Payload))
+			require.True(t, bytes.Equal(orig.Payload[:len(f.Payload)], f.Payload))
+			require.Equal(t, int(plen(d)), len(d)-fi.IPOff-40)
+		}},
+		{IPLen, func(t *testing.T, d []byte) { require.NotEqual(t, plen(b), plen(d)) }},
+		{Jumbo, func(t *testing.T, d []byte) {
+			f := parses(t, d)
+			require.True(t, bytes.Equal(orig.Payload, f.Payload[:len(orig.Payload)]))
+		}},
+		{Long, func(t *testing.T, d []byte) {
+			require.InDelta(t, cycle.FrameCapacity(64, rx.MaxFrame), len(d), 3*8)
+			f := parses(t, d)
+			require.True(t, bytes.Equal(orig.Payload, f.Payload[:len(orig.Payload)]))
+		}},
+		{ExtHeader, func(t *testing.T, d []byte) {
+			f := parses(t, d)
+			require.Positive(t, f.ExtHeaderLen)
+			require.Equal(t, orig.ExtHeaderLen+len(d)-len(b), f.ExtHeaderLen)
+			require.Equal(t, orig.FourTuple(), f.FourTuple())
+			require.Equal(t, orig.Seq, f.Seq)
+			require.True(t, bytes.Equal(orig.Payload, f.Payload))
+		}},
+		{SeqFar, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Seq, parses(t, d).Seq) }},
+		{TCPFlags, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Flags, parses(t, d).Flags) }},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.c), func(t *testing.T) {
+			m := NewMutator(7, 8)
+			for n := 0; n < 200; n++ {
+				out := m.Mutate(tc.c, b, fi)
+				require.Len(t, out, 1)
+				tc.check(t, out[0])
+			}
+		})
+	}
+	t.Run(string(UnknownConn), func(t *testing.T) {
+		m := NewMutator(7, 8)
+		for n := 0; n < 50; n++ {
+			for _, d := range m.Mutate(UnknownConn, b, fi) {
+				f := parses(t, d)
+				require.NotEqual(t, orig.SrcIP, f.SrcIP)
+				require.NotEqual(t, orig.DstIP, f.DstIP)
+				require.True(t, bytes.Equal(orig.Payload, f.Payload))
+			}
+		}
+	})
 	require.Equal(t, len(v.Frames[k].Data), len(b), "Mutate must not modify its input")
 }
 
@@ -238,19 +335,29 @@ func TestStream(t *testing.T) {
 	}
 }
 
-// FixChecksums makes golden/wire accept a frame whose checksum fields were
-// zeroed.
+// FixChecksums gives back the checksums of a frame whose checksum fields
+// were damaged: IPv4 (header and TCP), IPv6 (TCP, with and without
+// extension headers and 802.1Q tags).
 func TestFixChecksums(t *testing.T) {
-	v, infos := loadAligned(t)
-	for i, f := range v.Frames {
-		if !infos[i].TCP {
-			continue
-		}
-		d := append([]byte(nil), f.Data...)
-		ipo := infos[i].IPOff
-		d[ipo+10], d[ipo+11] = 0, 0
-		d[ipo+infos[i].IHL+16] ^= 0xff
-		require.True(t, FixChecksums(d))
-		require.True(t, bytes.Equal(f.Data, d), "frame %d", i)
+	for _, name := range []string{"aligned", "ipv6-aligned", "ipv6-link-headers", "dual-stack"} {
+		t.Run(name, func(t *testing.T) {
+			v, infos := loadVector(t, name)
+			n := 0
+			for i, f := range v.Frames {
+				fi := infos[i]
+				if !fi.TCP {
+					continue
+				}
+				d := append([]byte(nil), f.Data...)
+				if !fi.IPv6 {
+					d[fi.IPOff+10], d[fi.IPOff+11] = 0, 0
+				}
+				d[fi.IPOff+fi.IHL+16] ^= 0xff
+				require.True(t, FixChecksums(d))
+				require.True(t, bytes.Equal(f.Data, d), "frame %d", i)
+				n++
+			}
+			require.Positive(t, n)
+		})
 	}
 }
