@@ -76,6 +76,28 @@ func hamming(a, b []byte) int {
 // Each class changes what it says it changes, and the classes that fix the
 // checksums leave frames that golden/wire accepts or rejects only for the
 // field the class changed.
+// classCheck is one mutation class and what every frame it makes must satisfy.
+type classCheck struct {
+	c     Class
+	check func(t *testing.T, d []byte)
+}
+
+// runClassChecks mutates frame b (analysed as fi) 200 times with each
+// class of tests, each time into exactly one frame, and checks that frame.
+func runClassChecks(t *testing.T, tests []classCheck, b []byte, fi FrameInfo) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(string(tc.c), func(t *testing.T) {
+			m := NewMutator(7, 8)
+			for n := 0; n < 200; n++ {
+				out := m.Mutate(tc.c, b, fi)
+				require.Len(t, out, 1)
+				tc.check(t, out[0])
+			}
+		})
+	}
+}
+
 func TestMutateClasses(t *testing.T) {
 	v, infos := loadAligned(t)
 	// a full-operation data frame with markers
@@ -96,10 +118,7 @@ func TestMutateClasses(t *testing.T) {
 		require.NoError(t, err)
 		return f
 	}
-	tests := []struct {
-		c     Class
-		check func(t *testing.T, d []byte)
-	}{
+	tests := []classCheck{
 		{BitFlip, func(t *testing.T, d []byte) {
 			require.Len(t, d, len(b))
 			require.LessOrEqual(t, hamming(b, d), 8)
@@ -172,16 +191,7 @@ func TestMutateClasses(t *testing.T) {
 		{SeqFar, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Seq, parses(t, d).Seq) }},
 		{TCPFlags, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Flags, parses(t, d).Flags) }},
 	}
-	for _, tc := range tests {
-		t.Run(string(tc.c), func(t *testing.T) {
-			m := NewMutator(7, 8)
-			for n := 0; n < 200; n++ {
-				out := m.Mutate(tc.c, b, fi)
-				require.Len(t, out, 1)
-				tc.check(t, out[0])
-			}
-		})
-	}
+	runClassChecks(t, tests, b, fi)
 	t.Run(string(UnknownConn), func(t *testing.T) {
 		m := NewMutator(7, 8)
 		for n := 0; n < 50; n++ {
@@ -233,10 +243,7 @@ func TestMutateClassesIPv6(t *testing.T) {
 		return f
 	}
 	plen := func(d []byte) uint16 { return binary.BigEndian.Uint16(d[fi.IPOff+4:]) }
-	tests := []struct {
-		c     Class
-		check func(t *testing.T, d []byte)
-	}{
+	tests := []classCheck{
 		{PayloadFlip, func(t *testing.T, d []byte) {
 			f := parses(t, d)
 			h := hamming(orig.Payload, f.Payload)
@@ -269,16 +276,7 @@ func TestMutateClassesIPv6(t *testing.T) {
 		{SeqFar, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Seq, parses(t, d).Seq) }},
 		{TCPFlags, func(t *testing.T, d []byte) { require.NotEqual(t, orig.Flags, parses(t, d).Flags) }},
 	}
-	for _, tc := range tests {
-		t.Run(string(tc.c), func(t *testing.T) {
-			m := NewMutator(7, 8)
-			for n := 0; n < 200; n++ {
-				out := m.Mutate(tc.c, b, fi)
-				require.Len(t, out, 1)
-				tc.check(t, out[0])
-			}
-		})
-	}
+	runClassChecks(t, tests, b, fi)
 	t.Run(string(UnknownConn), func(t *testing.T) {
 		m := NewMutator(7, 8)
 		for n := 0; n < 50; n++ {
