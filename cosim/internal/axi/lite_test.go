@@ -1,0 +1,120 @@
+package axi
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// regFile is a RegTarget: 64 registers at 0x000-0x0fc; other addresses
+// answer an error.
+type regFile struct{ r [64]uint32 }
+
+func (f *regFile) Read32(addr uint32) (uint32, error) {
+	if addr >= 0x100 || addr%4 != 0 {
+		return 0, fmt.Errorf("no register at %#x", addr)
+	}
+	return f.r[addr/4], nil
+}
+
+func (f *regFile) Write32(addr, v uint32) error {
+	if addr >= 0x100 || addr%4 != 0 {
+		return fmt.Errorf("no register at %#x", addr)
+	}
+	f.r[addr/4] = v
+	return nil
+}
+
+// liteRig connects a LiteMaster and a LiteSlave through a LiteChecker.
+func liteRig(t *testing.T, mc LiteMasterConfig, sc LiteSlaveConfig) (*LiteBus, *regFile, *LiteChecker) {
+	f := &regFile{}
+	m := NewLiteMaster(mc)
+	s := NewLiteSlave(f, sc)
+	chk := &LiteChecker{}
+	bus := &LiteBus{M: m, Step: func() error {
+		q, r := m.Drive(), s.Drive()
+		if err := chk.Observe(q, r); err != nil {
+			return err
+		}
+		s.Observe(q)
+		m.Observe(r)
+		return nil
+	}}
+	return bus, f, chk
+}
+
+func TestLiteMasterReadsAndWrites(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mc   LiteMasterConfig
+		sc   LiteSlaveConfig
+	}{
+		{"ready", LiteMasterConfig{}, LiteSlaveConfig{}},
+		{"delays", LiteMasterConfig{Delay: 4, ReadyStall: 0.4, Seed: 1}, LiteSlaveConfig{Stall: 0.5, Seed: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bus, f, chk := liteRig(t, tc.mc, tc.sc)
+			rng := rand.New(rand.NewPCG(5, 6))
+			var want [64]uint32
+			for i := 0; i < 2000; i++ {
+				a := uint32(rng.IntN(64)) * 4
+				if rng.IntN(2) == 0 {
+					v := rng.Uint32()
+					require.NoError(t, bus.Write32(a, v))
+					want[a/4] = v
+				} else {
+					v, err := bus.Read32(a)
+					require.NoError(t, err)
+					require.Equal(t, want[a/4], v, "register %#x", a)
+				}
+			}
+			require.Equal(t, want, f.r)
+			require.NoError(t, chk.Err())
+		})
+	}
+}
+
+func TestLiteBusErrors(t *testing.T) {
+	bus, _, _ := liteRig(t, LiteMasterConfig{Delay: 2, Seed: 3}, LiteSlaveConfig{Stall: 0.3, Seed: 4})
+	err := bus.Write32(0x200, 1)
+	var re *RespError
+	require.True(t, errors.As(err, &re))
+	require.Equal(t, &RespError{Write: true, Addr: 0x200, Resp: RespSlvErr}, re)
+	_, err = bus.Read32(0x204)
+	require.True(t, errors.As(err, &re))
+	require.Equal(t, uint8(RespSlvErr), re.Resp)
+	require.Contains(t, err.Error(), "read of 0x204 answered SLVERR")
+
+	// a slave that never answers times out
+	m := NewLiteMaster(LiteMasterConfig{})
+	dead := &LiteBus{M: m, Step: func() error { m.Drive(); m.Observe(LiteResp{AWReady: true, WReady: true}); return nil }, Timeout: 50}
+	require.ErrorIs(t, dead.Write32(0, 0), ErrTimeout)
+}
+
+func TestLiteCheckerFindsViolations(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		seq  [][2]any
+		want string
+	}{
+		{"aw-dropped", [][2]any{{LiteReq{AWValid: true}, LiteResp{}}, {LiteReq{}, LiteResp{}}}, "AWVALID dropped"},
+		{"w-changed", [][2]any{{LiteReq{WValid: true, WData: 1}, LiteResp{}}, {LiteReq{WValid: true, WData: 2}, LiteResp{}}}, "WVALID dropped or W payload"},
+		{"ar-changed", [][2]any{{LiteReq{ARValid: true}, LiteResp{}}, {LiteReq{ARValid: true, ARAddr: 4}, LiteResp{}}}, "ARVALID"},
+		{"b-early", [][2]any{{LiteReq{AWValid: true, BReady: true}, LiteResp{AWReady: true}}, {LiteReq{BReady: true}, LiteResp{BValid: true}}}, "write response 1 after 1 address and 0 data"},
+		{"r-early", [][2]any{{LiteReq{RReady: true}, LiteResp{RValid: true}}}, "read response 1 after 0"},
+		{"r-dropped", [][2]any{{LiteReq{ARValid: true}, LiteResp{ARReady: true}}, {LiteReq{}, LiteResp{RValid: true}}, {LiteReq{}, LiteResp{}}}, "RVALID dropped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &LiteChecker{}
+			var err error
+			for _, cy := range tc.seq {
+				err = c.Observe(cy[0].(LiteReq), cy[1].(LiteResp))
+			}
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

@@ -1,0 +1,616 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_axi_wr: AXI4 write master for the receiver's host writes
+ * (docs/axi.md). It turns the placement's stream of aligned host-word
+ * writes (s_wr_*: one write per DATA_WIDTH/8-octet word of an FPDU's
+ * payload, byte strobes on the payload's octets) into INCR bursts of up
+ * to 256 beats that never cross a 4 KiB boundary, planned from the
+ * placement descriptors (s_desc_*: host address and length of each FPDU's
+ * payload, in the order of the writes) before the data arrives.
+ *
+ * Plan. Each descriptor covers the host words [fw, lw]. Consecutive
+ * descriptors whose payloads are contiguous in host memory (the next one
+ * starts in the word the last one ended in, or in the word after it) go
+ * into one burst, up to the burst's limit: 256 beats from its first word
+ * and the end of its 4 KiB page. A burst is closed (its AW and its W beat
+ * count queued) when a descriptor does not continue it, at its limit,
+ * after a descriptor with s_desc_flush set (or a flush entry: s_desc_len
+ * 0), or when the write side waits for it and no descriptor is left. A
+ * descriptor longer than the room left is split over several bursts. A
+ * host word written by two descriptors in one burst is one beat: the
+ * writes of a word are merged (byte strobes OR-ed) until the write that
+ * holds its last octet in the burst, the lane given by the plan.
+ *
+ * Bursts are outstanding from plan to B response, at most MAX_BURSTS;
+ * their AW, W beat count and completion record sit in three rings indexed
+ * by the burst's sequence number. AWID is the sequence number modulo the
+ * IDs used (2^min(ID_WIDTH, log2 MAX_BURSTS)), so a B response names its
+ * burst even out of order across IDs. Bursts retire in plan order once
+ * their B is in: cpl_count is then the number of descriptors whose writes,
+ * and all before them, have their B response. A SLVERR or DECERR response
+ * retires its burst with a one-cycle cpl_err_valid carrying the
+ * descriptors that had writes in it (cpl_err_first..cpl_err_last, counted
+ * from 0 in descriptor order, modulo 2^16). A B response that names no
+ * burst waiting for one is ignored and pulses b_unexpected.
+ *
+ * Latency: a descriptor is planned three cycles after it is accepted at
+ * the earliest (input skid, lane arithmetic, plan); a burst's AW is
+ * valid the cycle after its plan, its beats can follow from then on. W
+ * beats stream at one per cycle; a write whose word is completed by a
+ * later write (two descriptors in one word) gives no beat. B responses
+ * are registered, and a burst retires the cycle after its B. All ready
+ * outputs are registers or an AND of two.
+ */
+module mpa_rx_axi_wr #(
+    parameter DATA_WIDTH = 64,
+    parameter KEEP_WIDTH = DATA_WIDTH / 8,
+    // AXI ID width; the IDs used are 0 .. min(2^ID_WIDTH, MAX_BURSTS) - 1
+    parameter ID_WIDTH = 4,
+    // bursts outstanding from plan to B response, a power of two (2..256)
+    parameter MAX_BURSTS = 16,
+    parameter [3:0] AWCACHE = 4'b0011,
+    parameter [2:0] AWPROT = 3'b010
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // placement descriptors, in the order of the writes
+    input  wire [63:0]           s_desc_addr,
+    input  wire [15:0]           s_desc_len,
+    input  wire                  s_desc_flush,
+    input  wire                  s_desc_valid,
+    output wire                  s_desc_ready,
+
+    // host writes (one per aligned host word of a descriptor's payload)
+    input  wire [63:0]           s_wr_addr,
+    input  wire [DATA_WIDTH-1:0] s_wr_data,
+    input  wire [KEEP_WIDTH-1:0] s_wr_strb,
+    input  wire                  s_wr_valid,
+    output wire                  s_wr_ready,
+
+    output wire [ID_WIDTH-1:0]   m_axi_awid,
+    output wire [63:0]           m_axi_awaddr,
+    output wire [7:0]            m_axi_awlen,
+    output wire [2:0]            m_axi_awsize,
+    output wire [1:0]            m_axi_awburst,
+    output wire                  m_axi_awlock,
+    output wire [3:0]            m_axi_awcache,
+    output wire [2:0]            m_axi_awprot,
+    output wire                  m_axi_awvalid,
+    input  wire                  m_axi_awready,
+    output wire [DATA_WIDTH-1:0] m_axi_wdata,
+    output wire [KEEP_WIDTH-1:0] m_axi_wstrb,
+    output wire                  m_axi_wlast,
+    output wire                  m_axi_wvalid,
+    input  wire                  m_axi_wready,
+    input  wire [ID_WIDTH-1:0]   m_axi_bid,
+    input  wire [1:0]            m_axi_bresp,
+    input  wire                  m_axi_bvalid,
+    output wire                  m_axi_bready,
+
+    // completions
+    output wire [15:0]           cpl_count,
+    output wire                  cpl_err_valid,
+    output wire [1:0]            cpl_err_resp,
+    output wire [15:0]           cpl_err_first,
+    output wire [15:0]           cpl_err_last,
+    output wire                  b_unexpected
+);
+
+// ------------------------------------------------------------------ guards
+generate
+if (!(DATA_WIDTH == 64 || DATA_WIDTH == 128 || DATA_WIDTH == 256 || DATA_WIDTH == 512)) begin : g_bad_data_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_axi_wr: DATA_WIDTH %0d is not supported (64, 128, 256 or 512)", DATA_WIDTH);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_axi_wr_DATA_WIDTH_must_be_64_128_256_or_512 param_error ();
+end
+if (!(MAX_BURSTS >= 2 && MAX_BURSTS <= 256 && (MAX_BURSTS & (MAX_BURSTS - 1)) == 0)) begin : g_bad_max_bursts
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_axi_wr: MAX_BURSTS %0d is not a power of two from 2 to 256", MAX_BURSTS);
+        $finish;
+    end
+`endif
+    mpa_rx_axi_wr_MAX_BURSTS_must_be_a_power_of_two_from_2_to_256 param_error ();
+end
+if (!(ID_WIDTH >= 1 && ID_WIDTH <= 16)) begin : g_bad_id_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_axi_wr: ID_WIDTH %0d is not supported (1 to 16)", ID_WIDTH);
+        $finish;
+    end
+`endif
+    mpa_rx_axi_wr_ID_WIDTH_must_be_1_to_16 param_error ();
+end
+endgenerate
+
+localparam LK = $clog2(KEEP_WIDTH);     // octet lane bits
+localparam WA = 64 - LK;                // host word address bits
+localparam PW = 12 - LK;                // words of a 4 KiB page: 2^PW
+localparam SB = $clog2(MAX_BURSTS);     // ring slot bits
+localparam IDB = ID_WIDTH < SB ? ID_WIDTH : SB;   // ID bits used
+localparam CB = SB - IDB;               // per-ID response counter bits
+localparam [LK-1:0] TOP = {LK{1'b1}};   // the last lane of a word
+
+// The last word a burst starting at word w may reach: 256 beats, and not
+// past its page (at 64 bits a page is 512 words, at 128 bits and wider
+// 256 words or fewer).
+function [WA-1:0] lim_of;
+    input [WA-1:0] w;
+    begin
+        if (PW > 8)
+            lim_of = {{(16-PW){1'b0}}, w[PW-1:0]} <= 16'd256 ? w + 255 : w | {{(WA-PW){1'b0}}, {PW{1'b1}}};
+        else
+            lim_of = w | {{(WA-PW){1'b0}}, {PW{1'b1}}};
+    end
+endfunction
+
+// lim_of(x + 1) for x a burst's limit (a page's last word, or at 64 bits
+// the 256th word of a burst that started in the page's first half)
+function [WA-1:0] lim_next;
+    input [WA-1:0] x;
+    begin
+        if (PW > 8)
+            lim_next = &x[PW-1:0] ? x + 256 : x | {{(WA-PW){1'b0}}, {PW{1'b1}}};
+        else
+            lim_next = x + (1 << PW);
+    end
+endfunction
+
+// ------------------------------------------------------------------ input skid
+// A two-entry buffer, so that s_desc_ready is a register.
+reg         x0_v, x1_v;
+reg  [80:0] x0, x1;             // {flush, len, addr}
+wire        x0_pop;
+assign s_desc_ready = !x1_v;
+wire        x_in = s_desc_valid && !x1_v;
+always @(posedge clk) begin
+    if (x0_pop) begin
+        x0_v <= x1_v || x_in;
+        x0 <= x1_v ? x1 : {s_desc_flush, s_desc_len, s_desc_addr};
+        x1_v <= 1'b0;
+    end else if (x_in) begin
+        if (!x0_v) begin
+            x0_v <= 1'b1;
+            x0 <= {s_desc_flush, s_desc_len, s_desc_addr};
+        end else begin
+            x1_v <= 1'b1;
+            x1 <= {s_desc_flush, s_desc_len, s_desc_addr};
+        end
+    end
+    if (rst) begin
+        x0_v <= 1'b0;
+        x1_v <= 1'b0;
+    end
+end
+
+// ------------------------------------------------------------------ P1: lane arithmetic
+// The descriptor at the planner (pd_*): its first and last word, its last
+// octet's lane, the limit of a burst starting at its first word, and
+// whether it continues the data descriptor before it (starts in its last
+// word: shared, or in the word after it).
+reg            pd_v, pd_nz, pd_flush, pd_cont, pd_shared;
+reg  [WA-1:0]  pd_fw, pd_lw, pd_limfw;
+reg  [LK-1:0]  pd_tl;
+reg  [WA-1:0]  prev_lw, prev_lw1;       // the last data descriptor's last word, + 1
+wire           pd_take;                 // the planner is done with pd
+wire           pd_load = x0_v && (!pd_v || pd_take);
+assign x0_pop = pd_load;
+
+wire [63:0]    x_addr = x0[63:0];
+wire [15:0]    x_len = x0[79:64];
+wire [63:0]    x_end = x_addr + {48'd0, x_len} - 64'd1;     // its last octet
+wire [WA-1:0]  x_fw = x_addr[63:LK];
+wire [WA-1:0]  x_lw = x_end[63:LK];
+wire           x_nz = x_len != 16'd0;
+always @(posedge clk) begin
+    if (pd_load) begin
+        pd_nz <= x_nz;
+        pd_flush <= x0[80];
+        pd_fw <= x_fw;
+        pd_lw <= x_lw;
+        pd_tl <= x_end[LK-1:0];
+        pd_limfw <= lim_of(x_fw);
+        pd_shared <= x_fw == prev_lw;
+        pd_cont <= x_fw == prev_lw || x_fw == prev_lw1;
+        if (x_nz) begin
+            prev_lw <= x_lw;
+            prev_lw1 <= x_lw + 1'b1;
+        end
+    end
+    if (pd_load)
+        pd_v <= 1'b1;
+    else if (pd_take)
+        pd_v <= 1'b0;
+    if (rst) begin
+        pd_v <= 1'b0;
+        // no descriptor continues the one before reset
+        prev_lw <= {WA{1'b1}};
+        prev_lw1 <= {WA{1'b1}};
+    end
+end
+
+// ------------------------------------------------------------------ plan
+reg            ob_v;            // a burst is open: [ob_s, ob_s + ob_len], limit ob_lim
+reg  [WA-1:0]  ob_s, ob_lim;
+reg  [7:0]     ob_len;
+reg  [LK-1:0]  ob_tl;           // lane of its last octet
+reg            ob_full;         // its last word is its limit
+reg            sp_v;            // pd continues at word sp_p (split), limit sp_lim
+reg  [WA-1:0]  sp_p, sp_lim;
+reg  [15:0]    dseq;            // descriptors planned to their last word
+reg  [SB:0]    outst;           // bursts planned and not retired
+reg            starve;          // the write side waits with no burst planned
+wire           room = outst != MAX_BURSTS[SB:0];
+
+wire [WA-1:0]  q = sp_v ? sp_p : pd_fw;             // pd's next word to plan
+wire [WA-1:0]  limq = sp_v ? sp_lim : pd_limfw;     // limit of a burst starting there
+wire           fitq = sp_v ? pd_lw <= sp_lim : pd_lw <= pd_limfw;
+wire           eqq = sp_v ? pd_lw == sp_lim : pd_lw == pd_limfw;
+wire           fitob = pd_lw <= ob_lim;
+wire           eqob = pd_lw == ob_lim;
+
+// the planner's case this cycle
+wire c_fb   = ob_v && starve;                               // close: the writes wait
+wire c_fl   = !c_fb && pd_v && !pd_nz;                      // flush entry
+wire c_ext  = !c_fb && pd_v && pd_nz && ob_v && pd_cont && fitob;   // pd ends in the open burst
+wire c_olim = !c_fb && pd_v && pd_nz && ob_v && pd_cont && !fitob;  // open burst full, pd goes on
+wire c_oend = !c_fb && pd_v && pd_nz && ob_v && !pd_cont;  // pd starts elsewhere
+wire c_new  = !c_fb && pd_v && pd_nz && !ob_v && fitq;     // pd (the rest of it) fits one burst
+wire c_nlim = !c_fb && pd_v && pd_nz && !ob_v && !fitq;    // it does not
+
+// pushes: a burst goes to the rings
+wire p_cur  = c_fb || (c_fl && ob_v) || c_oend;             // the open burst as it is
+wire p_ext  = c_ext && pd_flush;                            // the open burst with pd
+wire p_olim = c_olim;                                       // the open burst to its limit
+wire p_new  = c_new && pd_flush;                            // pd alone
+wire p_nlim = c_nlim;                                       // pd's next burst, to its limit
+wire p_any  = p_cur || p_ext || p_olim || p_new || p_nlim;
+wire go     = room || !p_any;                               // a push waits for a ring slot
+wire push   = go && p_any;
+assign pd_take = go && (c_fl || c_ext || c_new);
+
+wire [WA-1:0]  push_addr = (p_new || p_nlim) ? q : ob_s;
+wire [7:0]     push_len = p_cur ? ob_len :
+                          p_ext ? pd_lw[7:0] - ob_s[7:0] :
+                          p_olim ? ob_lim[7:0] - ob_s[7:0] :
+                          p_new ? pd_lw[7:0] - q[7:0] : limq[7:0] - q[7:0];
+wire [LK-1:0]  push_tl = p_cur ? ob_tl : (p_ext || p_new) ? pd_tl : TOP;
+wire [15:0]    dseq1 = dseq + 16'd1;
+wire [15:0]    push_seq = (p_ext || p_new) ? dseq1 : dseq;
+// the burst ends inside a descriptor that has writes in it
+wire           push_mid = p_nlim || (p_olim && (pd_shared || !ob_full));
+
+always @(posedge clk) begin
+    if (go) begin
+        if (c_ext && !pd_flush) begin
+            ob_len <= pd_lw[7:0] - ob_s[7:0];
+            ob_tl <= pd_tl;
+            ob_full <= eqob;
+        end
+        if (c_new && !pd_flush) begin
+            ob_s <= q;
+            ob_lim <= limq;
+            ob_len <= pd_lw[7:0] - q[7:0];
+            ob_tl <= pd_tl;
+            ob_full <= eqq;
+        end
+        if (p_cur || p_ext || p_olim)
+            ob_v <= 1'b0;
+        else if (c_new && !pd_flush)
+            ob_v <= 1'b1;
+        if (c_olim) begin
+            sp_p <= ob_lim + 1'b1;
+            sp_lim <= lim_next(ob_lim);
+        end
+        if (c_nlim) begin
+            sp_p <= limq + 1'b1;
+            sp_lim <= lim_next(limq);
+        end
+        if (c_olim || c_nlim)
+            sp_v <= 1'b1;
+        else if (c_new)
+            sp_v <= 1'b0;
+        if (c_ext || c_new)
+            dseq <= dseq1;
+    end
+    if (rst) begin
+        ob_v <= 1'b0;
+        sp_v <= 1'b0;
+        dseq <= 16'd0;
+    end
+end
+
+// ------------------------------------------------------------------ rings
+// Slot = burst sequence number mod MAX_BURSTS. Written at plan; read by
+// the AW channel, the write side and the retirement, each at its own
+// pointer (plan >= AW, W >= retire).
+reg  [WA+7:0]  ring_aw [0:MAX_BURSTS-1];    // {len, first word}
+reg  [LK+7:0]  ring_w  [0:MAX_BURSTS-1];    // {last lane, len}
+reg  [16:0]    ring_r  [0:MAX_BURSTS-1];    // {mid, descriptors planned through it}
+reg  [SB:0]    plan_ptr, aw_ptr, wr_ptr, ret_ptr;
+reg  [SB:0]    wl_cnt;          // bursts whose last W beat was taken (AXI W channel)
+reg  [SB:0]    aw_pend, w_pend; // bursts planned and not yet read by the AW channel / write side
+always @(posedge clk) begin
+    if (push) begin
+        ring_aw[plan_ptr[SB-1:0]] <= {push_len, push_addr};
+        ring_w[plan_ptr[SB-1:0]] <= {push_tl, push_len};
+        ring_r[plan_ptr[SB-1:0]] <= {push_mid, push_seq};
+    end
+end
+
+// ------------------------------------------------------------------ AW channel
+reg            aw_v;
+reg  [WA-1:0]  aw_word;
+reg  [7:0]     aw_len;
+reg  [IDB-1:0] aw_id;
+wire           aw_load = aw_pend != {(SB+1){1'b0}} && (!aw_v || m_axi_awready);
+wire [WA+7:0]  aw_rd = ring_aw[aw_ptr[SB-1:0]];
+always @(posedge clk) begin
+    if (aw_load) begin
+        aw_word <= aw_rd[WA-1:0];
+        aw_len <= aw_rd[WA+7:WA];
+        aw_id <= aw_ptr[IDB-1:0];
+        aw_ptr <= aw_ptr + 1'b1;
+    end
+    if (aw_load)
+        aw_v <= 1'b1;
+    else if (m_axi_awready)
+        aw_v <= 1'b0;
+    if (rst) begin
+        aw_v <= 1'b0;
+        aw_ptr <= {(SB+1){1'b0}};
+    end
+end
+assign m_axi_awid = {{(ID_WIDTH-IDB){1'b0}}, aw_id};
+assign m_axi_awaddr = {aw_word, {LK{1'b0}}};
+assign m_axi_awlen = aw_len;
+assign m_axi_awsize = LK[2:0];
+assign m_axi_awburst = 2'b01;
+assign m_axi_awlock = 1'b0;
+assign m_axi_awcache = AWCACHE;
+assign m_axi_awprot = AWPROT;
+assign m_axi_awvalid = aw_v;
+
+// ------------------------------------------------------------------ write side
+// nx: the next burst's beat count and last lane, read ahead from ring_w;
+// cu: the burst whose beats are being formed.
+reg            nx_v, cu_v, cu_last;
+reg  [7:0]     nx_len, cu_left;
+reg  [LK-1:0]  nx_tl, cu_tl;
+reg            hold_v;
+reg  [DATA_WIDTH-1:0] hold_data;
+reg  [KEEP_WIDTH-1:0] hold_strb;
+reg            wo_v, sk_v, wo_last, sk_last;
+reg  [DATA_WIDTH-1:0] wo_data, sk_data;
+reg  [KEEP_WIDTH-1:0] wo_strb, sk_strb;
+
+assign s_wr_ready = cu_v && !sk_v;
+wire           acc = s_wr_valid && s_wr_ready;
+// the write holds the last octet of its beat: the burst's last lane in
+// its last beat, the word's last lane in the others
+wire           complete = cu_last ? s_wr_strb[cu_tl] : s_wr_strb[KEEP_WIDTH-1];
+wire           emit = acc && complete;
+wire           cu_done = emit && cu_last;
+wire           cu_load = nx_v && (!cu_v || cu_done);
+wire           nx_load = w_pend != {(SB+1){1'b0}} && (!nx_v || cu_load);
+wire [LK+7:0]  w_rd = ring_w[wr_ptr[SB-1:0]];
+
+// the beat: this write's octets over the held ones, zero where neither
+reg  [DATA_WIDTH-1:0] b_data;
+wire [KEEP_WIDTH-1:0] b_strb = s_wr_strb | (hold_v ? hold_strb : {KEEP_WIDTH{1'b0}});
+integer i;
+always @* begin
+    for (i = 0; i < KEEP_WIDTH; i = i + 1)
+        b_data[8*i +: 8] = s_wr_strb[i] ? s_wr_data[8*i +: 8] :
+                           (hold_v && hold_strb[i]) ? hold_data[8*i +: 8] : 8'd0;
+end
+
+always @(posedge clk) begin
+    if (nx_load) begin
+        nx_len <= w_rd[7:0];
+        nx_tl <= w_rd[LK+7:8];
+        wr_ptr <= wr_ptr + 1'b1;
+    end
+    if (nx_load)
+        nx_v <= 1'b1;
+    else if (cu_load)
+        nx_v <= 1'b0;
+    if (cu_load) begin
+        cu_left <= nx_len;
+        cu_last <= nx_len == 8'd0;
+        cu_tl <= nx_tl;
+    end else if (emit) begin
+        cu_left <= cu_left - 1'b1;
+        cu_last <= cu_left == 8'd1;
+    end
+    if (cu_load)
+        cu_v <= 1'b1;
+    else if (cu_done)
+        cu_v <= 1'b0;
+
+    if (acc) begin
+        hold_v <= !complete;
+        hold_data <= b_data;
+        hold_strb <= b_strb;
+    end
+
+    // output register and skid
+    if (!wo_v || m_axi_wready) begin
+        if (sk_v) begin
+            wo_data <= sk_data;
+            wo_strb <= sk_strb;
+            wo_last <= sk_last;
+        end else if (emit) begin
+            wo_data <= b_data;
+            wo_strb <= b_strb;
+            wo_last <= cu_last;
+        end
+        wo_v <= sk_v || emit;
+        sk_v <= 1'b0;
+    end else if (emit) begin
+        sk_data <= b_data;
+        sk_strb <= b_strb;
+        sk_last <= cu_last;
+        sk_v <= 1'b1;
+    end
+
+    if (rst) begin
+        nx_v <= 1'b0;
+        cu_v <= 1'b0;
+        hold_v <= 1'b0;
+        wo_v <= 1'b0;
+        sk_v <= 1'b0;
+        wr_ptr <= {(SB+1){1'b0}};
+    end
+end
+assign m_axi_wdata = wo_data;
+assign m_axi_wstrb = wo_strb;
+assign m_axi_wlast = wo_last;
+assign m_axi_wvalid = wo_v;
+
+// ------------------------------------------------------------------ counts
+wire wl_fire = m_axi_wvalid && m_axi_wready && m_axi_wlast;
+wire retire;
+always @(posedge clk) begin
+    if (push)
+        plan_ptr <= plan_ptr + 1'b1;
+    if (wl_fire)
+        wl_cnt <= wl_cnt + 1'b1;
+    outst <= outst + {{SB{1'b0}}, push} - {{SB{1'b0}}, retire};
+    aw_pend <= aw_pend + {{SB{1'b0}}, push} - {{SB{1'b0}}, aw_load};
+    w_pend <= w_pend + {{SB{1'b0}}, push} - {{SB{1'b0}}, nx_load};
+    // the write side has a write and no burst for it (none planned, or
+    // none left after this cycle's push is counted)
+    starve <= s_wr_valid && !cu_v && !nx_v && w_pend == {(SB+1){1'b0}} && !push;
+    if (rst) begin
+        plan_ptr <= {(SB+1){1'b0}};
+        wl_cnt <= {(SB+1){1'b0}};
+        outst <= {(SB+1){1'b0}};
+        aw_pend <= {(SB+1){1'b0}};
+        w_pend <= {(SB+1){1'b0}};
+        starve <= 1'b0;
+    end
+end
+
+// ------------------------------------------------------------------ B and retirement
+// The B response is registered; its slot is {responses so far for its ID,
+// ID} (the bursts of one ID answer in order), or the ID itself when there
+// are as many IDs as slots.
+reg                b_v;
+reg  [ID_WIDTH-1:0] b_id;
+reg  [1:0]         b_resp;
+reg  [MAX_BURSTS-1:0] done;
+reg  [2*MAX_BURSTS-1:0] resp;
+reg  [15:0]        cpl_q;
+reg                err_v;
+reg  [1:0]         err_resp;
+reg  [15:0]        err_first, err_last;
+reg                unexp_q;
+wire [SB-1:0]      b_slot;
+wire               b_idok = (b_id >> IDB) == {ID_WIDTH{1'b0}};
+generate
+if (CB == 0) begin : g_slot_id
+    assign b_slot = b_id[SB-1:0];
+end else begin : g_slot_cnt
+    reg [CB-1:0] bcnt [0:(1<<IDB)-1];
+    assign b_slot = {bcnt[b_id[IDB-1:0]], b_id[IDB-1:0]};
+    integer k;
+    always @(posedge clk) begin
+        if (b_ok)
+            bcnt[b_id[IDB-1:0]] <= bcnt[b_id[IDB-1:0]] + 1'b1;
+        if (rst)
+            for (k = 0; k < (1 << IDB); k = k + 1)
+                bcnt[k] <= {CB{1'b0}};
+    end
+end
+endgenerate
+// the slot's burst had its AW and its last W beat and no B yet
+wire [SB-1:0]      b_dist = b_slot - ret_ptr[SB-1:0];
+wire [SB:0]        b_dist1 = {1'b0, b_dist};
+wire               b_ok = b_v && b_idok && b_dist1 < aw_ptr - ret_ptr - {{SB{1'b0}}, aw_v} &&
+                          b_dist1 < wl_cnt - ret_ptr && !done[b_slot];
+wire [SB-1:0]      r_slot = ret_ptr[SB-1:0];
+assign retire = done[r_slot];
+wire [16:0]        r_rd = ring_r[r_slot];
+always @(posedge clk) begin
+    b_v <= m_axi_bvalid;
+    b_id <= m_axi_bid;
+    b_resp <= m_axi_bresp;
+    unexp_q <= b_v && !b_ok;
+    if (b_ok) begin
+        done[b_slot] <= 1'b1;
+        resp[2*b_slot +: 2] <= b_resp;
+    end
+    err_v <= 1'b0;
+    if (retire) begin
+        done[r_slot] <= 1'b0;
+        ret_ptr <= ret_ptr + 1'b1;
+        cpl_q <= r_rd[15:0];
+        err_v <= resp[2*r_slot + 1];
+        err_resp <= resp[2*r_slot +: 2];
+        err_first <= cpl_q;
+        err_last <= r_rd[16] ? r_rd[15:0] : r_rd[15:0] - 16'd1;
+    end
+    if (rst) begin
+        b_v <= 1'b0;
+        unexp_q <= 1'b0;
+        done <= {MAX_BURSTS{1'b0}};
+        ret_ptr <= {(SB+1){1'b0}};
+        cpl_q <= 16'd0;
+        err_v <= 1'b0;
+    end
+end
+assign m_axi_bready = 1'b1;
+assign cpl_count = cpl_q;
+assign cpl_err_valid = err_v;
+assign cpl_err_resp = err_resp;
+assign cpl_err_first = err_first;
+assign cpl_err_last = err_last;
+assign b_unexpected = unexp_q;
+
+wire unused = &{1'b0, s_wr_addr};
+
+`ifdef VERILATOR
+// ------------------------------------------------------------------ assertions
+// The input contract: every write is the next word of the plan (its
+// address and the lanes it may hold), descriptors describe non-empty runs.
+reg  [WA-1:0] chk_word [0:MAX_BURSTS-1];
+reg  [WA-1:0] chk_cur;          // the word of the beat being formed
+always @(posedge clk) begin
+    if (push)
+        chk_word[plan_ptr[SB-1:0]] <= push_addr;
+    if (cu_load)
+        chk_cur <= chk_word[wr_ptr[SB-1:0] - 1'b1];
+    else if (emit)
+        chk_cur <= chk_cur + 1'b1;
+end
+always @(posedge clk) begin
+    if (!rst) begin
+        assert (!acc || s_wr_addr[63:LK] == chk_cur)
+            else $error("mpa_rx_axi_wr: write to word %h, the plan's next word is %h", s_wr_addr[63:LK], chk_cur);
+        assert (!acc || s_wr_strb != {KEEP_WIDTH{1'b0}}) else $error("mpa_rx_axi_wr: a write with no strobe");
+        assert (!acc || !hold_v || (hold_strb & s_wr_strb) == {KEEP_WIDTH{1'b0}})
+            else $error("mpa_rx_axi_wr: two writes to one octet of a beat");
+        assert (outst <= MAX_BURSTS[SB:0]) else $error("mpa_rx_axi_wr: %0d bursts outstanding", outst);
+        assert (!(ob_v && sp_v)) else $error("mpa_rx_axi_wr: an open burst while a descriptor is split");
+        assert (!ob_v || (ob_s[WA-1:PW] == ob_lim[WA-1:PW] && ob_lim - ob_s <= 255))
+            else $error("mpa_rx_axi_wr: open burst from word %h to limit %h", ob_s, ob_lim);
+        assert (!aw_v || {10'd0, aw_word[PW-1:0]} + {{(PW+2){1'b0}}, aw_len} < (1 << PW))
+            else $error("mpa_rx_axi_wr: burst at word %h of %0d beats crosses 4 KiB", aw_word, aw_len + 1);
+    end
+end
+`endif
+
+endmodule
+
+`resetall
