@@ -68,6 +68,11 @@ $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,crc32c_w$(w),crc32c,rtl/crc3
 $(foreach w,64 128 512,$(eval $(call sim_variant,mpa_rx_parse_w$(w),mpa_rx_parse,rtl/mpa_rx_parse.v,-GDATA_WIDTH=$(w))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_walk_w$(w),mpa_rx_walk,rtl/mpa_rx_walk.v rtl/crc32c.v,-GDATA_WIDTH=$(w))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
+# The AXI4 write master (cosim/axiwr): at 64 bits with fewer IDs than
+# bursts (per-ID response counters), at the other widths with an ID per
+# burst; assertions on.
+$(eval $(call sim_variant,mpa_rx_axi_wr_w64,mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=64 -GID_WIDTH=2 -GMAX_BURSTS=16 --assert))
+$(foreach w,128 256 512,$(eval $(call sim_variant,mpa_rx_axi_wr_w$(w),mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=$(w) -GID_WIDTH=6 -GMAX_BURSTS=32 --assert)))
 
 # The variants linked into the library: all of them unless the command line
 # names fewer (`make run` links only the receiver it runs). The library and
