@@ -48,6 +48,8 @@
 module mpa_rx_axi_wr #(
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH / 8,
+    // host address width (13 to 64; the receiver's descriptors carry 64)
+    parameter ADDR_WIDTH = 64,
     // AXI ID width; the IDs used are 0 .. min(2^ID_WIDTH, MAX_BURSTS) - 1
     parameter ID_WIDTH = 4,
     // bursts outstanding from plan to B response, a power of two (2..256)
@@ -59,21 +61,21 @@ module mpa_rx_axi_wr #(
     input  wire                  rst,
 
     // placement descriptors, in the order of the writes
-    input  wire [63:0]           s_desc_addr,
+    input  wire [ADDR_WIDTH-1:0] s_desc_addr,
     input  wire [15:0]           s_desc_len,
     input  wire                  s_desc_flush,
     input  wire                  s_desc_valid,
     output wire                  s_desc_ready,
 
     // host writes (one per aligned host word of a descriptor's payload)
-    input  wire [63:0]           s_wr_addr,
+    input  wire [ADDR_WIDTH-1:0] s_wr_addr,
     input  wire [DATA_WIDTH-1:0] s_wr_data,
     input  wire [KEEP_WIDTH-1:0] s_wr_strb,
     input  wire                  s_wr_valid,
     output wire                  s_wr_ready,
 
     output wire [ID_WIDTH-1:0]   m_axi_awid,
-    output wire [63:0]           m_axi_awaddr,
+    output wire [ADDR_WIDTH-1:0] m_axi_awaddr,
     output wire [7:0]            m_axi_awlen,
     output wire [2:0]            m_axi_awsize,
     output wire [1:0]            m_axi_awburst,
@@ -122,6 +124,15 @@ if (!(MAX_BURSTS >= 2 && MAX_BURSTS <= 256 && (MAX_BURSTS & (MAX_BURSTS - 1)) ==
 `endif
     mpa_rx_axi_wr_MAX_BURSTS_must_be_a_power_of_two_from_2_to_256 param_error ();
 end
+if (!(ADDR_WIDTH >= 13 && ADDR_WIDTH <= 64)) begin : g_bad_addr_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_axi_wr: ADDR_WIDTH %0d is not supported (13 to 64)", ADDR_WIDTH);
+        $finish;
+    end
+`endif
+    mpa_rx_axi_wr_ADDR_WIDTH_must_be_13_to_64 param_error ();
+end
 if (!(ID_WIDTH >= 1 && ID_WIDTH <= 16)) begin : g_bad_id_width
 `ifndef SYNTHESIS
     initial begin
@@ -134,7 +145,8 @@ end
 endgenerate
 
 localparam LK = $clog2(KEEP_WIDTH);     // octet lane bits
-localparam WA = 64 - LK;                // host word address bits
+localparam AW = ADDR_WIDTH;
+localparam WA = AW - LK;                // host word address bits
 localparam PW = 12 - LK;                // words of a 4 KiB page: 2^PW
 localparam SB = $clog2(MAX_BURSTS);     // ring slot bits
 localparam IDB = ID_WIDTH < SB ? ID_WIDTH : SB;   // ID bits used
@@ -169,7 +181,7 @@ endfunction
 // ------------------------------------------------------------------ input skid
 // A two-entry buffer, so that s_desc_ready is a register.
 reg         x0_v, x1_v;
-reg  [80:0] x0, x1;             // {flush, len, addr}
+reg  [AW+16:0] x0, x1;          // {flush, len, addr}
 wire        x0_pop;
 assign s_desc_ready = !x1_v;
 wire        x_in = s_desc_valid && !x1_v;
@@ -201,30 +213,31 @@ end
 reg            pd_v, pd_nz, pd_flush, pd_cont, pd_shared;
 reg  [WA-1:0]  pd_fw, pd_lw, pd_limfw;
 reg  [LK-1:0]  pd_tl;
-reg  [WA-1:0]  prev_lw, prev_lw1;       // the last data descriptor's last word, + 1
+reg  [WA-1:0]  prev_lw;                 // the last data descriptor's last word
+reg  [WA:0]    prev_lw1;                // and + 1, with the carry (no burst wraps the address space)
 wire           pd_take;                 // the planner is done with pd
 wire           pd_load = x0_v && (!pd_v || pd_take);
 assign x0_pop = pd_load;
 
-wire [63:0]    x_addr = x0[63:0];
-wire [15:0]    x_len = x0[79:64];
-wire [63:0]    x_end = x_addr + {48'd0, x_len} - 64'd1;     // its last octet
-wire [WA-1:0]  x_fw = x_addr[63:LK];
-wire [WA-1:0]  x_lw = x_end[63:LK];
+wire [AW-1:0]  x_addr = x0[AW-1:0];
+wire [15:0]    x_len = x0[AW+15:AW];
+wire [AW-1:0]  x_end = x_addr + {{(AW-16){1'b0}}, x_len} - 1'b1;     // its last octet
+wire [WA-1:0]  x_fw = x_addr[AW-1:LK];
+wire [WA-1:0]  x_lw = x_end[AW-1:LK];
 wire           x_nz = x_len != 16'd0;
 always @(posedge clk) begin
     if (pd_load) begin
         pd_nz <= x_nz;
-        pd_flush <= x0[80];
+        pd_flush <= x0[AW+16];
         pd_fw <= x_fw;
         pd_lw <= x_lw;
         pd_tl <= x_end[LK-1:0];
         pd_limfw <= lim_of(x_fw);
         pd_shared <= x_fw == prev_lw;
-        pd_cont <= x_fw == prev_lw || x_fw == prev_lw1;
+        pd_cont <= x_fw == prev_lw || {1'b0, x_fw} == prev_lw1;
         if (x_nz) begin
             prev_lw <= x_lw;
-            prev_lw1 <= x_lw + 1'b1;
+            prev_lw1 <= {1'b0, x_lw} + 1'b1;
         end
     end
     if (pd_load)
@@ -233,9 +246,9 @@ always @(posedge clk) begin
         pd_v <= 1'b0;
     if (rst) begin
         pd_v <= 1'b0;
-        // no descriptor continues the one before reset
+        // (a descriptor after reset starts a burst whatever these say)
         prev_lw <= {WA{1'b1}};
-        prev_lw1 <= {WA{1'b1}};
+        prev_lw1 <= {1'b1, {WA{1'b0}}};
     end
 end
 
@@ -596,9 +609,12 @@ always @(posedge clk) begin
 end
 always @(posedge clk) begin
     if (!rst) begin
-        assert (!acc || s_wr_addr[63:LK] == chk_cur)
-            else $error("mpa_rx_axi_wr: write to word %h, the plan's next word is %h", s_wr_addr[63:LK], chk_cur);
+        assert (!acc || s_wr_addr[AW-1:LK] == chk_cur)
+            else $error("mpa_rx_axi_wr: write to word %h, the plan's next word is %h", s_wr_addr[AW-1:LK], chk_cur);
         assert (!acc || s_wr_strb != {KEEP_WIDTH{1'b0}}) else $error("mpa_rx_axi_wr: a write with no strobe");
+        assert (!(s_desc_valid && s_desc_ready) || s_desc_len == 16'd0 ||
+                {1'b0, s_desc_addr} + {{(AW-15){1'b0}}, s_desc_len} <= {1'b1, {AW{1'b0}}})
+            else $error("mpa_rx_axi_wr: descriptor at %h of %0d octets wraps the address space", s_desc_addr, s_desc_len);
         assert (!acc || !hold_v || (hold_strb & s_wr_strb) == {KEEP_WIDTH{1'b0}})
             else $error("mpa_rx_axi_wr: two writes to one octet of a beat");
         assert (outst <= MAX_BURSTS[SB:0]) else $error("mpa_rx_axi_wr: %0d bursts outstanding", outst);
@@ -608,6 +624,266 @@ always @(posedge clk) begin
         assert (!aw_v || {10'd0, aw_word[PW-1:0]} + {{(PW+2){1'b0}}, aw_len} < (1 << PW))
             else $error("mpa_rx_axi_wr: burst at word %h of %0d beats crosses 4 KiB", aw_word, aw_len + 1);
     end
+end
+`endif
+
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties of the AXI4 write channels (yosys-smtbmc, k-induction:
+// scripts/formal/axi.sh). The slave's inputs (AWREADY, WREADY, B) are
+// free; so are the host writes. Descriptors are assumed not to wrap the
+// 64-bit address space.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @(*)
+    if (!f_past_valid)
+        assume (rst);
+
+// a descriptor never wraps the address space
+function f_nowrap;
+    input [AW+16:0] e;
+    begin
+        f_nowrap = e[AW+15:AW] == 16'd0 || {1'b0, e[AW-1:0]} + {{(AW-15){1'b0}}, e[AW+15:AW]} <= {1'b1, {AW{1'b0}}};
+    end
+endfunction
+always @(*)
+    if (s_desc_valid)
+        assume (f_nowrap({s_desc_flush, s_desc_len, s_desc_addr}));
+
+// legal burst: within one 4 KiB page (AWLEN is at most 255 by its width)
+function f_legal;
+    input [WA-1:0] w;
+    input [7:0]    len;
+    begin
+        f_legal = {1'b0, w[PW-1:0]} + {{(PW+1){1'b0}}, len} < (1 << PW);
+    end
+endfunction
+
+wire f_aw_fire = m_axi_awvalid && m_axi_awready;
+wire f_w_fire = m_axi_wvalid && m_axi_wready;
+
+// ---- AXI4 master rules
+always @(posedge clk) begin
+    if (f_past_valid && $past(rst)) begin
+        assert (!m_axi_awvalid);
+        assert (!m_axi_wvalid);
+    end
+    if (f_past_valid && !$past(rst) && $past(m_axi_awvalid && !m_axi_awready)) begin
+        assert (m_axi_awvalid);
+        assert ($stable(m_axi_awid) && $stable(m_axi_awaddr) && $stable(m_axi_awlen));
+    end
+    if (f_past_valid && !$past(rst) && $past(m_axi_wvalid && !m_axi_wready)) begin
+        assert (m_axi_wvalid);
+        assert ($stable(m_axi_wdata) && $stable(m_axi_wstrb) && $stable(m_axi_wlast));
+    end
+end
+always @(*) if (f_past_valid) begin
+    assert (m_axi_awburst == 2'b01 && m_axi_awsize == LK[2:0] && m_axi_bready);
+    // no 4 KiB crossing; AWLEN + 1 <= 256
+    if (m_axi_awvalid)
+        assert (f_legal(aw_word, aw_len));
+end
+
+// ---- WLAST on the last beat of each burst, the bursts' beats in AW order
+// f_k: any burst (its sequence number); f_len its AWLEN as planned, f_axi
+// its beats taken on W so far, f_awd its AW taken.
+(* anyconst *) reg [SB:0] f_k;
+reg        f_trk, f_awd;
+reg [7:0]  f_len;
+reg [8:0]  f_axi;
+always @(posedge clk) begin
+    if (push && plan_ptr == f_k) begin
+        f_trk <= 1'b1;
+        f_len <= push_len;
+        f_axi <= 9'd0;
+        f_awd <= 1'b0;
+    end
+    if (retire && ret_ptr == f_k)
+        f_trk <= 1'b0;
+    if (f_w_fire && wl_cnt == f_k)
+        f_axi <= f_axi + 1'b1;
+    if (f_aw_fire && aw_ptr - 1'b1 == f_k)
+        f_awd <= 1'b1;
+    if (rst)
+        f_trk <= 1'b0;
+end
+always @(*) begin
+    if (f_past_valid && f_trk && f_w_fire && wl_cnt == f_k)
+        assert (m_axi_wlast == (f_axi == {1'b0, f_len}));
+    if (f_past_valid && f_trk && f_aw_fire && aw_ptr - 1'b1 == f_k)
+        assert (m_axi_awlen == f_len);
+end
+
+// ---- one B per burst: a response retires a burst only after its AW and
+// its last beat, once; any other response is reported unexpected
+always @(posedge clk) begin
+    if (f_past_valid && !$past(rst) && $past(b_v && !b_ok))
+        assert (b_unexpected);
+    if (f_past_valid && !$past(rst) && $past(b_v && b_ok))
+        assert (!b_unexpected);
+end
+
+// ---- invariants (what the induction needs)
+wire [SB:0] f_outst = plan_ptr - ret_ptr;
+wire [SB:0] f_awn = aw_ptr - ret_ptr;                      // AWs loaded, not retired
+wire [SB:0] f_awh = f_awn - {{SB{1'b0}}, aw_v};            // AWs taken, not retired
+wire [SB:0] f_wln = wl_cnt - ret_ptr;                      // bursts done on W, not retired
+wire [SB:0] f_wrn = wr_ptr - ret_ptr;                      // bursts read by the write side
+wire [SB:0] f_cu = wr_ptr - {{SB{1'b0}}, nx_v} - 1'b1;     // the burst in cu
+wire [SB:0] f_nb = {{SB{1'b0}}, nx_v} + {{SB{1'b0}}, cu_v} +
+                   {{SB{1'b0}}, wo_v && wo_last} + {{SB{1'b0}}, sk_v && sk_last};
+// beat index of the beats in wo and sk within their bursts, and of the
+// next beat on W
+reg [7:0] f_wo_idx, f_sk_idx, f_wbeat;
+wire [7:0] f_cu_len = ring_w[f_cu[SB-1:0]][7:0];
+wire [7:0] f_cu_idx = f_cu_len - cu_left;                  // the beat cu forms
+always @(posedge clk) begin
+    if (!wo_v || m_axi_wready) begin
+        if (sk_v)
+            f_wo_idx <= f_sk_idx;
+        else if (emit)
+            f_wo_idx <= f_cu_idx;
+    end else if (emit)
+        f_sk_idx <= f_cu_idx;
+    if (f_w_fire)
+        f_wbeat <= m_axi_wlast ? 8'd0 : f_wbeat + 1'b1;
+    if (rst)
+        f_wbeat <= 8'd0;
+end
+wire [SB:0] f_sk_b = wl_cnt + {{SB{1'b0}}, wo_last};      // the burst of the beat in sk
+integer f_i;
+always @(*) if (f_past_valid) begin
+    // counts
+    assert (outst == f_outst && f_outst <= MAX_BURSTS[SB:0]);
+    assert (aw_pend == plan_ptr - aw_ptr && w_pend == plan_ptr - wr_ptr);
+    assert (f_awn <= f_outst && (!aw_v || f_awn != {(SB+1){1'b0}}));
+    assert (f_wln <= f_wrn && f_wrn <= f_outst);
+    assert (wr_ptr - wl_cnt == f_nb);
+    assert (!sk_v || wo_v);
+    assert (!hold_v || cu_v);
+    // the AW register holds burst aw_ptr - 1 as planned
+    if (aw_v)
+        assert ({aw_len, aw_word} == ring_aw[aw_ptr[SB-1:0] - 1'b1]);
+    if (nx_v)
+        assert ({nx_tl, nx_len} == ring_w[wr_ptr[SB-1:0] - 1'b1]);
+    // the write side: cu's beats, the beats in wo and sk, the W channel
+    if (cu_v)
+        assert (cu_left <= f_cu_len && cu_last == (cu_left == 8'd0) && cu_tl == ring_w[f_cu[SB-1:0]][LK+7:8]);
+    if (wo_v) begin
+        assert (f_wo_idx == f_wbeat && f_wo_idx <= ring_w[wl_cnt[SB-1:0]][7:0]);
+        assert (wo_last == (f_wo_idx == ring_w[wl_cnt[SB-1:0]][7:0]));
+    end else
+        assert (!cu_v || f_cu == wl_cnt);
+    if (sk_v) begin
+        assert (f_sk_idx == (wo_last ? 8'd0 : f_wo_idx + 1'b1) && f_sk_idx <= ring_w[f_sk_b[SB-1:0]][7:0]);
+        assert (sk_last == (f_sk_idx == ring_w[f_sk_b[SB-1:0]][7:0]));
+    end
+    // a burst whose last beat was not emitted is still in cu
+    if (wo_v && !wo_last && !sk_v)
+        assert (cu_v);
+    if (sk_v && !sk_last)
+        assert (cu_v);
+    // the beat cu forms next follows the last one emitted
+    if (cu_v && sk_v)
+        assert (sk_last ? (f_cu == f_sk_b + 1'b1 && f_cu_idx == 8'd0) : (f_cu == f_sk_b && f_cu_idx == f_sk_idx + 1'b1));
+    if (cu_v && wo_v && !sk_v)
+        assert (wo_last ? (f_cu == wl_cnt + 1'b1 && f_cu_idx == 8'd0) : (f_cu == wl_cnt && f_cu_idx == f_wo_idx + 1'b1));
+    if (cu_v && !wo_v)
+        assert (f_cu_idx == f_wbeat);
+    if (!wo_v && !cu_v)
+        assert (f_wbeat == 8'd0);
+    // the burst tracked
+    assert (f_trk == ((f_k - ret_ptr) < f_outst));
+    if (f_trk) begin
+        assert (ring_w[f_k[SB-1:0]][7:0] == f_len && ring_aw[f_k[SB-1:0]][WA+7:WA] == f_len);
+        assert (f_awd == ((f_k - ret_ptr) < f_awh));
+        if ((f_k - ret_ptr) < f_wln)
+            assert (f_axi == {1'b0, f_len} + 1'b1);
+        else if (f_k == wl_cnt)
+            assert (f_axi == {1'b0, f_wbeat});
+        else
+            assert (f_axi == 9'd0);
+    end
+    // every planned burst not yet on AW is legal; AW and W agree on its length
+    for (f_i = 0; f_i < MAX_BURSTS; f_i = f_i + 1)
+        if (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_outst) begin
+            assert (f_legal(ring_aw[f_i][WA-1:0], ring_aw[f_i][WA+7:WA]));
+            assert (ring_aw[f_i][WA+7:WA] == ring_w[f_i][7:0]);
+        end
+    // responses only for bursts with their AW and last beat
+    for (f_i = 0; f_i < MAX_BURSTS; f_i = f_i + 1)
+        if (done[f_i]) begin
+            assert (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_awh);
+            assert (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_wln);
+        end
+end
+
+// ---- the plan: what makes every pushed burst legal
+reg [WA-1:0] f_pd_prev;     // the last word of the data descriptor before pd
+always @(posedge clk)
+    if (pd_load)
+        f_pd_prev <= prev_lw;
+wire [WA-1:0] f_ob_e = ob_s + {{(WA-8){1'b0}}, ob_len};   // the open burst's last word
+always @(*) if (f_past_valid) begin
+    if (x0_v)
+        assert (f_nowrap(x0));
+    if (x1_v)
+        assert (f_nowrap(x1) && x0_v);
+    if (pd_v && pd_nz) begin
+        assert (pd_fw <= pd_lw && pd_limfw == lim_of(pd_fw) && prev_lw == pd_lw && prev_lw1 == {1'b0, pd_lw} + 1'b1);
+        assert (pd_shared == (pd_fw == f_pd_prev));
+        assert (pd_cont == (pd_fw == f_pd_prev || {1'b0, pd_fw} == {1'b0, f_pd_prev} + 1'b1));
+    end
+    if (!pd_v || !pd_nz)
+        assert (prev_lw1 == {1'b0, prev_lw} + 1'b1);
+    if (ob_v) begin
+        assert (ob_lim == lim_of(ob_s) && f_ob_e <= ob_lim && ob_s <= f_ob_e && ob_full == (f_ob_e == ob_lim));
+        assert ((pd_v && pd_nz) ? f_ob_e == f_pd_prev : f_ob_e == prev_lw);
+    end
+    if (sp_v) begin
+        assert (pd_v && pd_nz && !ob_v);
+        assert (sp_lim == lim_of(sp_p) && sp_p <= pd_lw && sp_p >= pd_fw);
+    end
+    if (push)
+        assert (f_legal(push_addr, push_len));
+end
+
+// ---- covers: a burst of several beats answered, stalls, an error, a
+// merged word, a split descriptor, responses out of order
+reg f_long_done, f_aw_stall, f_w_stall, f_err, f_merge, f_split, f_ooo;
+always @(posedge clk) begin
+    if (f_w_fire && m_axi_wlast && f_wbeat >= 8'd2)
+        f_long_done <= 1'b1;
+    if (m_axi_awvalid && !m_axi_awready)
+        f_aw_stall <= 1'b1;
+    if (m_axi_wvalid && !m_axi_wready)
+        f_w_stall <= 1'b1;
+    if (cpl_err_valid)
+        f_err <= 1'b1;
+    if (acc && !complete)
+        f_merge <= 1'b1;
+    if (go && c_nlim)
+        f_split <= 1'b1;
+    if (b_ok && b_slot != r_slot)
+        f_ooo <= 1'b1;
+    if (rst) begin
+        f_long_done <= 1'b0;
+        f_aw_stall <= 1'b0;
+        f_w_stall <= 1'b0;
+        f_err <= 1'b0;
+        f_merge <= 1'b0;
+        f_split <= 1'b0;
+        f_ooo <= 1'b0;
+    end
+end
+always @(*) if (f_past_valid && !rst) begin
+    cover (f_long_done && cpl_count != 16'd0);
+    cover (f_aw_stall && f_w_stall && cpl_count >= 16'd2);
+    cover (f_err);
+    cover (f_merge && f_long_done);
+    cover (f_split && cpl_count != 16'd0);
+    cover (f_ooo && cpl_count >= 16'd2);
 end
 `endif
 
