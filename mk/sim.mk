@@ -73,6 +73,11 @@ $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX
 # burst; assertions on.
 $(eval $(call sim_variant,mpa_rx_axi_wr_w64,mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=64 -GID_WIDTH=2 -GMAX_BURSTS=16 --assert))
 $(foreach w,128 256 512,$(eval $(call sim_variant,mpa_rx_axi_wr_w$(w),mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=$(w) -GID_WIDTH=6 -GMAX_BURSTS=32 --assert)))
+# The AXI4-Lite register block (cosim/axilregs) with the parameters of the
+# receiver variants at 64 bits (one event lane, 48-bit counters) and at
+# 512 bits (two event lanes, 64-bit counters).
+$(eval $(call sim_variant,mpa_rx_axil_regs_w64,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=64 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=4096 -GMAX_INFLIGHT=14 -GEVT_LANES=1 -GCOUNTER_WIDTH=48 --assert))
+$(eval $(call sim_variant,mpa_rx_axil_regs_w512,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=512 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=512 -GMAX_INFLIGHT=24 -GEVT_LANES=2 -GAXI_ID_WIDTH=6 -GAXI_MAX_BURSTS=32 --assert))
 
 # The variants linked into the library: all of them unless the command line
 # names fewer (`make run` links only the receiver it runs). The library and
