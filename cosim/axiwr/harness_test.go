@@ -578,3 +578,36 @@ func TestThroughput(t *testing.T) {
 		})
 	}
 }
+
+// TestUnexpectedB: a response when no burst waits for one (the master
+// idle after reset; IDs in use and one above them) pulses b_unexpected two
+// cycles later and changes no completion; a run on the same instance then
+// completes as usual.
+func TestUnexpectedB(t *testing.T) {
+	for _, w := range []int{64, 512} {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+			h := newHarness(t, config{width: w, ahead: true, descs: 200, seed: *seedFlag,
+				mem: axi.MemoryConfig{Latency: 10, Reorder: true}})
+			nid := min(1<<h.pt.awid.Width, maxBursts[w])
+			p := &h.pt
+			for _, id := range []uint64{0, uint64(nid - 1), uint64(1<<h.pt.awid.Width - 1)} {
+				var pulses []int
+				for c := 0; c < 6; c++ {
+					p.awready.SetBool(h.in, true)
+					p.wready.SetBool(h.in, true)
+					p.bvalid.SetBool(h.in, c == 0)
+					p.bid.Set(h.in, id)
+					p.bresp.Set(h.in, axi.RespSlvErr)
+					h.sim.Step(1, h.in, h.out)
+					if p.unexpected.Bit(h.out) {
+						pulses = append(pulses, c)
+					}
+					require.Zero(t, p.cplCount.Get(h.out))
+					require.False(t, p.errValid.Bit(h.out))
+				}
+				require.Equal(t, []int{2}, pulses, "ID %d", id)
+			}
+			h.run()
+		})
+	}
+}
