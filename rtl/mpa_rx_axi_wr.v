@@ -731,8 +731,9 @@ wire [SB:0] f_awh = f_awn - {{SB{1'b0}}, aw_v};            // AWs taken, not ret
 wire [SB:0] f_wln = wl_cnt - ret_ptr;                      // bursts done on W, not retired
 wire [SB:0] f_wrn = wr_ptr - ret_ptr;                      // bursts read by the write side
 wire [SB:0] f_cu = wr_ptr - {{SB{1'b0}}, nx_v} - 1'b1;     // the burst in cu
-wire [SB:0] f_nb = {{SB{1'b0}}, nx_v} + {{SB{1'b0}}, cu_v} +
-                   {{SB{1'b0}}, wo_v && wo_last} + {{SB{1'b0}}, sk_v && sk_last};
+// bursts in the write side's pipeline: read from ring_w, last W beat not taken
+wire [SB+2:0] f_nb = {{(SB+2){1'b0}}, nx_v} + {{(SB+2){1'b0}}, cu_v} +
+                     {{(SB+2){1'b0}}, wo_v && wo_last} + {{(SB+2){1'b0}}, sk_v && sk_last};
 // beat index of the beats in wo and sk within their bursts, and of the
 // next beat on W
 reg [7:0] f_wo_idx, f_sk_idx, f_wbeat;
@@ -759,7 +760,7 @@ always @(*) if (f_past_valid) begin
     assert (aw_pend == plan_ptr - aw_ptr && w_pend == plan_ptr - wr_ptr);
     assert (f_awn <= f_outst && (!aw_v || f_awn != {(SB+1){1'b0}}));
     assert (f_wln <= f_wrn && f_wrn <= f_outst);
-    assert (wr_ptr - wl_cnt == f_nb);
+    assert ({2'b00, wr_ptr - wl_cnt} == f_nb);
     assert (!sk_v || wo_v);
     assert (!hold_v || cu_v);
     // the AW register holds burst aw_ptr - 1 as planned

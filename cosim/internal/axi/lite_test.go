@@ -32,11 +32,11 @@ func (f *regFile) Write32(addr, v uint32) error {
 	return nil
 }
 
-// liteRig connects a LiteMaster and a LiteSlave through a LiteChecker.
-func liteRig(t *testing.T, mc LiteMasterConfig, sc LiteSlaveConfig) (*LiteBus, *regFile, *LiteChecker) {
-	f := &regFile{}
+// liteRig connects a LiteMaster and a LiteSlave in front of t through a
+// LiteChecker.
+func liteRig(t RegTarget, mc LiteMasterConfig, sc LiteSlaveConfig) (*LiteBus, *LiteChecker) {
 	m := NewLiteMaster(mc)
-	s := NewLiteSlave(f, sc)
+	s := NewLiteSlave(t, sc)
 	chk := &LiteChecker{}
 	bus := &LiteBus{M: m, Step: func() error {
 		q, r := m.Drive(), s.Drive()
@@ -47,7 +47,7 @@ func liteRig(t *testing.T, mc LiteMasterConfig, sc LiteSlaveConfig) (*LiteBus, *
 		m.Observe(r)
 		return nil
 	}}
-	return bus, f, chk
+	return bus, chk
 }
 
 func TestLiteMasterReadsAndWrites(t *testing.T) {
@@ -60,7 +60,8 @@ func TestLiteMasterReadsAndWrites(t *testing.T) {
 		{"delays", LiteMasterConfig{Delay: 4, ReadyStall: 0.4, Seed: 1}, LiteSlaveConfig{Stall: 0.5, Seed: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bus, f, chk := liteRig(t, tc.mc, tc.sc)
+			f := &regFile{}
+			bus, chk := liteRig(f, tc.mc, tc.sc)
 			rng := rand.New(rand.NewPCG(5, 6))
 			var want [64]uint32
 			for i := 0; i < 2000; i++ {
@@ -82,7 +83,7 @@ func TestLiteMasterReadsAndWrites(t *testing.T) {
 }
 
 func TestLiteBusErrors(t *testing.T) {
-	bus, _, _ := liteRig(t, LiteMasterConfig{Delay: 2, Seed: 3}, LiteSlaveConfig{Stall: 0.3, Seed: 4})
+	bus, _ := liteRig(&regFile{}, LiteMasterConfig{Delay: 2, Seed: 3}, LiteSlaveConfig{Stall: 0.3, Seed: 4})
 	err := bus.Write32(0x200, 1)
 	var re *RespError
 	require.True(t, errors.As(err, &re))
@@ -130,18 +131,7 @@ func TestDriverOverLiteBus(t *testing.T) {
 	p := driver.Params{DataWidth: 64, ConnCount: 16, STagCount: 64, RQDepth: 4, MaxFrame: 1518, FIFODepth: 512,
 		EvtLanes: 1, MaxInflight: 14, Window: 1 << 20, AXIIDWidth: 4, AXIMaxBursts: 16, CounterWidth: 48}
 	blk := regblock.New(p, func(op, index int, d cycle.CfgData) error { sent = append(sent, d); return nil })
-	m := NewLiteMaster(LiteMasterConfig{Delay: 3, ReadyStall: 0.3, Seed: 8})
-	s := NewLiteSlave(blk, LiteSlaveConfig{Stall: 0.3, Seed: 9})
-	chk := &LiteChecker{}
-	bus := &LiteBus{M: m, Step: func() error {
-		q, r := m.Drive(), s.Drive()
-		if err := chk.Observe(q, r); err != nil {
-			return err
-		}
-		s.Observe(q)
-		m.Observe(r)
-		return nil
-	}}
+	bus, chk := liteRig(blk, LiteMasterConfig{Delay: 3, ReadyStall: 0.3, Seed: 8}, LiteSlaveConfig{Stall: 0.3, Seed: 9})
 	d, err := driver.Open(bus)
 	require.NoError(t, err)
 	require.Equal(t, p, d.Params())
@@ -153,4 +143,5 @@ func TestDriverOverLiteBus(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), c)
 	require.Error(t, bus.Write32(driver.RegID, 0), "a write to a read-only register answers SLVERR")
+	require.NoError(t, chk.Err())
 }
