@@ -851,8 +851,9 @@ always @(*) if (f_past_valid) begin
 end
 
 // ---- covers: a burst of several beats answered, stalls, an error, a
-// merged word, a split descriptor, responses out of order
-reg f_long_done, f_aw_stall, f_w_stall, f_err, f_merge, f_split, f_ooo;
+// merged word, a split descriptor, responses out of order, a burst closed
+// for the waiting write side
+reg f_long_done, f_aw_stall, f_w_stall, f_err, f_merge, f_split, f_ooo, f_fb;
 always @(posedge clk) begin
     if (f_w_fire && m_axi_wlast && f_wbeat >= 8'd2)
         f_long_done <= 1'b1;
@@ -868,6 +869,8 @@ always @(posedge clk) begin
         f_split <= 1'b1;
     if (b_ok && b_slot != r_slot)
         f_ooo <= 1'b1;
+    if (push && c_fb)
+        f_fb <= 1'b1;
     if (rst) begin
         f_long_done <= 1'b0;
         f_aw_stall <= 1'b0;
@@ -876,6 +879,7 @@ always @(posedge clk) begin
         f_merge <= 1'b0;
         f_split <= 1'b0;
         f_ooo <= 1'b0;
+        f_fb <= 1'b0;
     end
 end
 always @(*) if (f_past_valid && !rst) begin
@@ -885,6 +889,8 @@ always @(*) if (f_past_valid && !rst) begin
     cover (f_merge && f_long_done);
     cover (f_split && cpl_count != 16'd0);
     cover (f_ooo && cpl_count >= 16'd2);
+    // the write side closed a burst no flush closed
+    cover (f_fb && cpl_count != 16'd0);
 end
 `endif
 
