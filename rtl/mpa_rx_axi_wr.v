@@ -153,21 +153,26 @@ localparam IDB = ID_WIDTH < SB ? ID_WIDTH : SB;   // ID bits used
 localparam CB = SB - IDB;               // per-ID response counter bits
 localparam [LK-1:0] TOP = {LK{1'b1}};   // the last lane of a word
 
-// The last word a burst starting at word w may reach: 256 beats, and not
-// past its page (at 64 bits a page is 512 words, at 128 bits and wider
-// 256 words or fewer).
-function [WA-1:0] lim_of;
-    input [WA-1:0] w;
+// The page offset of the last word a burst starting at page offset o may
+// reach: 256 beats, and not past its page (at 64 bits a page is 512
+// words, at 128 bits and wider 256 words or fewer).
+/* verilator lint_off UNUSEDSIGNAL */
+function [PW-1:0] lim_off;
+    input [PW-1:0] o;
+    reg   [15:0]   e;       // o + 255 (its bits above PW unused)
     begin
+        e = {{(16-PW){1'b0}}, o} + 16'd255;
         if (PW > 8)
-            lim_of = {{(16-PW){1'b0}}, w[PW-1:0]} <= 16'd256 ? w + 255 : w | {{(WA-PW){1'b0}}, {PW{1'b1}}};
+            lim_off = {{(16-PW){1'b0}}, o} <= 16'd256 ? e[PW-1:0] : {PW{1'b1}};
         else
-            lim_of = w | {{(WA-PW){1'b0}}, {PW{1'b1}}};
+            lim_off = {PW{1'b1}};
     end
 endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 
-// lim_of(x + 1) for x a burst's limit (a page's last word, or at 64 bits
-// the 256th word of a burst that started in the page's first half)
+// The limit of a burst starting at word x + 1, for x a burst's limit (a
+// page's last word, or at 64 bits the 256th word of a burst that started
+// in the page's first half)
 function [WA-1:0] lim_next;
     input [WA-1:0] x;
     begin
@@ -179,24 +184,26 @@ function [WA-1:0] lim_next;
 endfunction
 
 // ------------------------------------------------------------------ input skid
-// A two-entry buffer, so that s_desc_ready is a register.
+// A two-entry buffer, so that s_desc_ready is a register; it keeps the
+// length less one beside the length.
 reg         x0_v, x1_v;
-reg  [AW+16:0] x0, x1;          // {flush, len, addr}
+reg  [AW+32:0] x0, x1;         // {flush, len - 1, len, addr}
 wire        x0_pop;
 assign s_desc_ready = !x1_v;
 wire        x_in = s_desc_valid && !x1_v;
+wire [AW+32:0] x_new = {s_desc_flush, s_desc_len - 16'd1, s_desc_len, s_desc_addr};
 always @(posedge clk) begin
     if (x0_pop) begin
         x0_v <= x1_v || x_in;
-        x0 <= x1_v ? x1 : {s_desc_flush, s_desc_len, s_desc_addr};
+        x0 <= x1_v ? x1 : x_new;
         x1_v <= 1'b0;
     end else if (x_in) begin
         if (!x0_v) begin
             x0_v <= 1'b1;
-            x0 <= {s_desc_flush, s_desc_len, s_desc_addr};
+            x0 <= x_new;
         end else begin
             x1_v <= 1'b1;
-            x1 <= {s_desc_flush, s_desc_len, s_desc_addr};
+            x1 <= x_new;
         end
     end
     if (rst) begin
@@ -205,81 +212,141 @@ always @(posedge clk) begin
     end
 end
 
-// ------------------------------------------------------------------ P1: lane arithmetic
-// The descriptor at the planner (pd_*): its first and last word, its last
-// octet's lane, the limit of a burst starting at its first word, and
-// whether it continues the data descriptor before it (starts in its last
-// word: shared, or in the word after it).
-reg            pd_v, pd_nz, pd_flush, pd_cont, pd_shared;
-reg  [WA-1:0]  pd_fw, pd_lw, pd_limfw;
-reg  [LK-1:0]  pd_tl;
+// ------------------------------------------------------------------ P1: words
+// The descriptor's first and last word and its last octet's lane.
+reg            a_v, a_nz, a_flush;
+reg  [WA-1:0]  a_fw, a_lw;
+reg  [LK-1:0]  a_tl;
+wire           pd_acc;                  // P2 takes a descriptor
+wire           a_move = a_v && pd_acc;
+wire           a_load = x0_v && (!a_v || a_move);
+assign x0_pop = a_load;
+wire [AW-1:0]  x_addr = x0[AW-1:0];
+wire [AW-1:0]  x_end = x_addr + {{(AW-16){1'b0}}, x0[AW+31:AW+16]};   // its last octet
+always @(posedge clk) begin
+    if (a_load) begin
+        a_nz <= x0[AW+15:AW] != 16'd0;
+        a_flush <= x0[AW+32];
+        a_fw <= x_addr[AW-1:LK];
+        a_lw <= x_end[AW-1:LK];
+        a_tl <= x_end[LK-1:0];
+    end
+    if (a_load)
+        a_v <= 1'b1;
+    else if (a_move)
+        a_v <= 1'b0;
+    if (rst)
+        a_v <= 1'b0;
+end
+
+// ------------------------------------------------------------------ P2: page arithmetic
+// A two-entry buffer of descriptor records for the planner (pd0 its head,
+// pd_acc a register): the words, whether the last word is in the first
+// word's page (same), the page offset of the limit of a burst starting at
+// the first word (limoff), whether the descriptor fits such a burst (fit)
+// or ends at its limit (eq), whether its last word ends its page (lwend),
+// and whether it continues the data descriptor before it (starts in its
+// last word: shared, or in the word after it: cont).
+localparam R_NZ = 0, R_FLUSH = 1, R_FW = 2, R_LW = 2 + WA, R_TL = 2 + 2 * WA, R_SAME = 2 + 2 * WA + LK,
+           R_LIM = R_SAME + 1, R_FIT = R_LIM + PW, R_EQ = R_FIT + 1, R_LWEND = R_EQ + 1, R_SHARED = R_LWEND + 1,
+           R_CONT = R_SHARED + 1, R_W = R_CONT + 1;
 reg  [WA-1:0]  prev_lw;                 // the last data descriptor's last word
 reg  [WA:0]    prev_lw1;                // and + 1, with the carry (no burst wraps the address space)
-wire           pd_take;                 // the planner is done with pd
-wire           pd_load = x0_v && (!pd_v || pd_take);
-assign x0_pop = pd_load;
-
-wire [AW-1:0]  x_addr = x0[AW-1:0];
-wire [15:0]    x_len = x0[AW+15:AW];
-wire [AW-1:0]  x_end = x_addr + {{(AW-16){1'b0}}, x_len} - 1'b1;     // its last octet
-wire [WA-1:0]  x_fw = x_addr[AW-1:LK];
-wire [WA-1:0]  x_lw = x_end[AW-1:LK];
-wire           x_nz = x_len != 16'd0;
+wire [PW-1:0]  a_fwo = a_fw[PW-1:0];
+wire [PW-1:0]  a_lwo = a_lw[PW-1:0];
+wire           a_same = a_fw[WA-1:PW] == a_lw[WA-1:PW];
+wire [PW-1:0]  a_lim = lim_off(a_fwo);
+wire [R_W-1:0] a_rec = {{1'b0, a_fw} == prev_lw1 || a_fw == prev_lw, a_fw == prev_lw, &a_lwo,
+                        a_same && a_lwo == a_lim, a_same && a_lwo <= a_lim, a_lim, a_same,
+                        a_tl, a_lw, a_fw, a_flush, a_nz};
+reg            pd0_v, pd1_v;
+reg  [R_W-1:0] pd0, pd1;
+wire           pd_take;                 // the planner is done with pd0
+assign pd_acc = !pd1_v;
 always @(posedge clk) begin
-    if (pd_load) begin
-        pd_nz <= x_nz;
-        pd_flush <= x0[AW+16];
-        pd_fw <= x_fw;
-        pd_lw <= x_lw;
-        pd_tl <= x_end[LK-1:0];
-        pd_limfw <= lim_of(x_fw);
-        pd_shared <= x_fw == prev_lw;
-        pd_cont <= x_fw == prev_lw || {1'b0, x_fw} == prev_lw1;
-        if (x_nz) begin
-            prev_lw <= x_lw;
-            prev_lw1 <= {1'b0, x_lw} + 1'b1;
+    if (a_move && a_nz) begin
+        prev_lw <= a_lw;
+        prev_lw1 <= {1'b0, a_lw} + 1'b1;
+    end
+    if (pd_take) begin
+        pd0_v <= pd1_v || a_move;
+        pd0 <= pd1_v ? pd1 : a_rec;
+        pd1_v <= 1'b0;
+    end else if (a_move) begin
+        if (!pd0_v) begin
+            pd0_v <= 1'b1;
+            pd0 <= a_rec;
+        end else begin
+            pd1_v <= 1'b1;
+            pd1 <= a_rec;
         end
     end
-    if (pd_load)
-        pd_v <= 1'b1;
-    else if (pd_take)
-        pd_v <= 1'b0;
     if (rst) begin
-        pd_v <= 1'b0;
+        pd0_v <= 1'b0;
+        pd1_v <= 1'b0;
         // (a descriptor after reset starts a burst whatever these say)
         prev_lw <= {WA{1'b1}};
         prev_lw1 <= {1'b1, {WA{1'b0}}};
     end
 end
+wire           pd_v = pd0_v;
+wire           pd_nz = pd0[R_NZ];
+wire           pd_flush = pd0[R_FLUSH];
+wire [WA-1:0]  pd_fw = pd0[R_FW +: WA];
+wire [WA-1:0]  pd_lw = pd0[R_LW +: WA];
+wire [LK-1:0]  pd_tl = pd0[R_TL +: LK];
+wire           pd_same = pd0[R_SAME];
+wire [PW-1:0]  pd_lim = pd0[R_LIM +: PW];
+wire           pd_fit = pd0[R_FIT];
+wire           pd_eq = pd0[R_EQ];
+wire           pd_lwend = pd0[R_LWEND];
+wire           pd_shared = pd0[R_SHARED];
+wire           pd_cont = pd0[R_CONT];
 
 // ------------------------------------------------------------------ plan
-reg            ob_v;            // a burst is open: [ob_s, ob_s + ob_len], limit ob_lim
-reg  [WA-1:0]  ob_s, ob_lim;
+// The open burst: from word ob_s, ob_len + 1 beats so far, its limit at
+// page offset ob_lim (in ob_s's page). A descriptor that does not fit a
+// burst is split: it goes on at word sp_p with the limit sp_lim, which
+// take two cycles to work out (sp_st: the next word and limit from the
+// last burst's limit sp_base, then the descriptor's compare with them).
+reg            ob_v;
+reg  [WA-1:0]  ob_s;
+reg  [PW-1:0]  ob_lim;
 reg  [7:0]     ob_len;
 reg  [LK-1:0]  ob_tl;           // lane of its last octet
 reg            ob_full;         // its last word is its limit
-reg            sp_v;            // pd continues at word sp_p (split), limit sp_lim
-reg  [WA-1:0]  sp_p, sp_lim;
+reg            ob_eend;         // its last word ends its page
+reg            sp_v;
+reg  [1:0]     sp_st;           // 0: sp_p, sp_lim, sp_fit, sp_eq ready; 1: work out sp_p, sp_lim; 2: the compare
+reg  [WA-1:0]  sp_base, sp_p, sp_lim;
+reg            sp_fit, sp_eq;   // pd_lw <= sp_lim, pd_lw == sp_lim
 reg  [15:0]    dseq;            // descriptors planned to their last word
 reg  [SB:0]    outst;           // bursts planned and not retired
 reg            starve;          // the write side waits with no burst planned
 wire           room = outst != MAX_BURSTS[SB:0];
 
+// ob's limit as a word, pd's burst limit as a word
+wire [WA-1:0]  ob_limw = {ob_s[WA-1:PW], ob_lim};
+wire [WA-1:0]  pd_limw = {pd_fw[WA-1:PW], pd_lim};
 wire [WA-1:0]  q = sp_v ? sp_p : pd_fw;             // pd's next word to plan
-wire [WA-1:0]  limq = sp_v ? sp_lim : pd_limfw;     // limit of a burst starting there
-wire           fitq = sp_v ? pd_lw <= sp_lim : pd_lw <= pd_limfw;
-wire           eqq = sp_v ? pd_lw == sp_lim : pd_lw == pd_limfw;
-wire           fitob = pd_lw <= ob_lim;
-wire           eqob = pd_lw == ob_lim;
+wire [WA-1:0]  limq = sp_v ? sp_lim : pd_limw;      // limit of a burst starting there
+wire           fitq = sp_v ? sp_fit : pd_fit;
+wire           eqq = sp_v ? sp_eq : pd_eq;
+// pd continues ob: shared starts in ob's last word, else in the word after
+// it, which is in ob's page unless ob's last word ends the page
+wire           inob = pd_same && (pd_shared || !ob_eend);
+wire           fitob = inob && pd_lw[PW-1:0] <= ob_lim;
+wire           eqob = inob && pd_lw[PW-1:0] == ob_lim;
 
-// the planner's case this cycle
+// the planner's case this cycle (a split descriptor waits for its compare)
+wire pd_ok  = pd_v && !(sp_v && sp_st != 2'd0);
 wire c_fb   = ob_v && starve;                               // close: the writes wait
-wire c_fl   = !c_fb && pd_v && !pd_nz;                      // flush entry
-wire c_ext  = !c_fb && pd_v && pd_nz && ob_v && pd_cont && fitob;   // pd ends in the open burst
-wire c_olim = !c_fb && pd_v && pd_nz && ob_v && pd_cont && !fitob;  // open burst full, pd goes on
-wire c_oend = !c_fb && pd_v && pd_nz && ob_v && !pd_cont;  // pd starts elsewhere
-wire c_new  = !c_fb && pd_v && pd_nz && !ob_v && fitq;     // pd (the rest of it) fits one burst
-wire c_nlim = !c_fb && pd_v && pd_nz && !ob_v && !fitq;    // it does not
+wire c_fl   = !c_fb && pd_ok && !pd_nz;                     // flush entry
+wire c_ext  = !c_fb && pd_ok && pd_nz && ob_v && pd_cont && fitob;   // pd ends in the open burst
+wire c_olim = !c_fb && pd_ok && pd_nz && ob_v && pd_cont && !fitob;  // open burst full, pd goes on
+wire c_oend = !c_fb && pd_ok && pd_nz && ob_v && !pd_cont; // pd starts elsewhere
+wire c_new  = !c_fb && pd_ok && pd_nz && !ob_v && fitq;    // pd (the rest of it) fits one burst
+wire c_nlim = !c_fb && pd_ok && pd_nz && !ob_v && !fitq;   // it does not
 
 // pushes: a burst goes to the rings
 wire p_cur  = c_fb || (c_fl && ob_v) || c_oend;             // the open burst as it is
@@ -295,7 +362,7 @@ assign pd_take = go && (c_fl || c_ext || c_new);
 wire [WA-1:0]  push_addr = (p_new || p_nlim) ? q : ob_s;
 wire [7:0]     push_len = p_cur ? ob_len :
                           p_ext ? pd_lw[7:0] - ob_s[7:0] :
-                          p_olim ? ob_lim[7:0] - ob_s[7:0] :
+                          p_olim ? ob_limw[7:0] - ob_s[7:0] :
                           p_new ? pd_lw[7:0] - q[7:0] : limq[7:0] - q[7:0];
 wire [LK-1:0]  push_tl = p_cur ? ob_tl : (p_ext || p_new) ? pd_tl : TOP;
 wire [15:0]    dseq1 = dseq + 16'd1;
@@ -309,26 +376,24 @@ always @(posedge clk) begin
             ob_len <= pd_lw[7:0] - ob_s[7:0];
             ob_tl <= pd_tl;
             ob_full <= eqob;
+            ob_eend <= pd_lwend;
         end
         if (c_new && !pd_flush) begin
             ob_s <= q;
-            ob_lim <= limq;
+            ob_lim <= limq[PW-1:0];
             ob_len <= pd_lw[7:0] - q[7:0];
             ob_tl <= pd_tl;
             ob_full <= eqq;
+            ob_eend <= pd_lwend;
         end
         if (p_cur || p_ext || p_olim)
             ob_v <= 1'b0;
         else if (c_new && !pd_flush)
             ob_v <= 1'b1;
-        if (c_olim) begin
-            sp_p <= ob_lim + 1'b1;
-            sp_lim <= lim_next(ob_lim);
-        end
-        if (c_nlim) begin
-            sp_p <= limq + 1'b1;
-            sp_lim <= lim_next(limq);
-        end
+        if (c_olim)
+            sp_base <= ob_limw;
+        if (c_nlim)
+            sp_base <= limq;
         if (c_olim || c_nlim)
             sp_v <= 1'b1;
         else if (c_new)
@@ -336,9 +401,23 @@ always @(posedge clk) begin
         if (c_ext || c_new)
             dseq <= dseq1;
     end
+    // a split: the next burst's first word and limit, then the compare
+    if (go && (c_olim || c_nlim))
+        sp_st <= 2'd1;
+    else if (sp_st == 2'd1)
+        sp_st <= 2'd2;
+    else
+        sp_st <= 2'd0;
+    if (sp_st == 2'd1) begin
+        sp_p <= sp_base + 1'b1;
+        sp_lim <= lim_next(sp_base);
+    end
+    sp_fit <= pd_lw <= sp_lim;
+    sp_eq <= pd_lw == sp_lim;
     if (rst) begin
         ob_v <= 1'b0;
         sp_v <= 1'b0;
+        sp_st <= 2'd0;
         dseq <= 16'd0;
     end
 end
@@ -619,8 +698,8 @@ always @(posedge clk) begin
             else $error("mpa_rx_axi_wr: two writes to one octet of a beat");
         assert (outst <= MAX_BURSTS[SB:0]) else $error("mpa_rx_axi_wr: %0d bursts outstanding", outst);
         assert (!(ob_v && sp_v)) else $error("mpa_rx_axi_wr: an open burst while a descriptor is split");
-        assert (!ob_v || (ob_s[WA-1:PW] == ob_lim[WA-1:PW] && ob_lim - ob_s <= 255))
-            else $error("mpa_rx_axi_wr: open burst from word %h to limit %h", ob_s, ob_lim);
+        assert (!ob_v || (ob_lim >= ob_s[PW-1:0] && ob_limw - ob_s <= 255))
+            else $error("mpa_rx_axi_wr: open burst from word %h to limit %h", ob_s, ob_limw);
         assert (!aw_v || {10'd0, aw_word[PW-1:0]} + {{(PW+2){1'b0}}, aw_len} < (1 << PW))
             else $error("mpa_rx_axi_wr: burst at word %h of %0d beats crosses 4 KiB", aw_word, aw_len + 1);
     end
@@ -821,31 +900,82 @@ always @(*) if (f_past_valid) begin
 end
 
 // ---- the plan: what makes every pushed burst legal
-reg [WA-1:0] f_pd_prev;     // the last word of the data descriptor before pd
-always @(posedge clk)
-    if (pd_load)
-        f_pd_prev <= prev_lw;
+// f_prev0/1: the last word of the data descriptor before pd0/pd1; f_last:
+// of the last one the planner took
+reg [WA-1:0] f_prev0, f_prev1, f_last;
+always @(posedge clk) begin
+    if (pd_take) begin
+        f_prev0 <= pd1_v ? f_prev1 : prev_lw;
+    end else if (a_move) begin
+        if (!pd0_v)
+            f_prev0 <= prev_lw;
+        else
+            f_prev1 <= prev_lw;
+    end
+    if (pd_take && pd_nz)
+        f_last <= pd_lw;
+    if (rst)
+        f_last <= {WA{1'b1}};
+end
+// a descriptor record as P2 makes it from its words
+function f_rec_ok;
+    input [R_W-1:0] r;
+    reg [WA-1:0] fw, lw;
+    begin
+        fw = r[R_FW +: WA];
+        lw = r[R_LW +: WA];
+        f_rec_ok = !r[R_NZ] || (fw <= lw && r[R_SAME] == (fw[WA-1:PW] == lw[WA-1:PW]) &&
+            r[R_LIM +: PW] == lim_off(fw[PW-1:0]) &&
+            r[R_FIT] == (r[R_SAME] && lw[PW-1:0] <= r[R_LIM +: PW]) &&
+            r[R_EQ] == (r[R_SAME] && lw[PW-1:0] == r[R_LIM +: PW]) && r[R_LWEND] == &lw[PW-1:0]);
+    end
+endfunction
+// it continues the data descriptor whose last word is p
+function f_rec_cont;
+    input [R_W-1:0] r;
+    input [WA-1:0]  p;
+    begin
+        f_rec_cont = !r[R_NZ] || (r[R_SHARED] == (r[R_FW +: WA] == p) &&
+            r[R_CONT] == (r[R_FW +: WA] == p || {1'b0, r[R_FW +: WA]} == {1'b0, p} + 1'b1));
+    end
+endfunction
+// x is a burst's limit: a page end, or at 64 bits a word in the page's second half
+function f_is_lim;
+    input [WA-1:0] x;
+    begin
+        f_is_lim = PW > 8 ? x[PW-1:0] >= 255 : &x[PW-1:0];
+    end
+endfunction
 wire [WA-1:0] f_ob_e = ob_s + {{(WA-8){1'b0}}, ob_len};   // the open burst's last word
+wire [WA-1:0] f_latest = pd1_v && pd1[R_NZ] ? pd1[R_LW +: WA] : pd0_v && pd0[R_NZ] ? pd0[R_LW +: WA] : f_last;
 always @(*) if (f_past_valid) begin
     if (x0_v)
-        assert (f_nowrap(x0));
+        assert (f_nowrap({x0[AW+32], x0[AW+15:0]}) && x0[AW+31:AW+16] == x0[AW+15:AW] - 1'b1);
     if (x1_v)
-        assert (f_nowrap(x1) && x0_v);
-    if (pd_v && pd_nz) begin
-        assert (pd_fw <= pd_lw && pd_limfw == lim_of(pd_fw) && prev_lw == pd_lw && prev_lw1 == {1'b0, pd_lw} + 1'b1);
-        assert (pd_shared == (pd_fw == f_pd_prev));
-        assert (pd_cont == (pd_fw == f_pd_prev || {1'b0, pd_fw} == {1'b0, f_pd_prev} + 1'b1));
-    end
-    if (!pd_v || !pd_nz)
-        assert (prev_lw1 == {1'b0, prev_lw} + 1'b1);
+        assert (f_nowrap({x1[AW+32], x1[AW+15:0]}) && x1[AW+31:AW+16] == x1[AW+15:AW] - 1'b1 && x0_v);
+    if (a_v && a_nz)
+        assert (a_fw <= a_lw);
+    assert (!pd1_v || pd0_v);
+    if (pd0_v)
+        assert (f_rec_ok(pd0) && f_rec_cont(pd0, f_prev0) && (!pd0[R_NZ] || f_prev0 == f_last));
+    if (pd1_v)
+        assert (f_rec_ok(pd1) && f_rec_cont(pd1, f_prev1) && f_prev1 == (pd0[R_NZ] ? pd0[R_LW +: WA] : f_last));
+    assert (prev_lw == f_latest && prev_lw1 == {1'b0, prev_lw} + 1'b1);
     if (ob_v) begin
-        assert (ob_lim == lim_of(ob_s) && f_ob_e <= ob_lim && ob_s <= f_ob_e && ob_full == (f_ob_e == ob_lim));
-        assert ((pd_v && pd_nz) ? f_ob_e == f_pd_prev : f_ob_e == prev_lw);
+        assert (ob_lim == lim_off(ob_s[PW-1:0]) && ob_s <= f_ob_e && f_ob_e <= ob_limw);
+        assert (ob_full == (f_ob_e == ob_limw) && ob_eend == &f_ob_e[PW-1:0] && f_ob_e == f_last);
     end
     if (sp_v) begin
         assert (pd_v && pd_nz && !ob_v);
-        assert (sp_lim == lim_of(sp_p) && sp_p <= pd_lw && sp_p >= pd_fw);
+        if (sp_st == 2'd1)
+            assert (f_is_lim(sp_base) && sp_base < pd_lw && {1'b0, sp_base} + 1'b1 >= {1'b0, pd_fw});
+        else
+            assert (sp_p == sp_base + 1'b1 && sp_lim == lim_next(sp_base) && f_is_lim(sp_base) &&
+                    sp_lim == {sp_p[WA-1:PW], lim_off(sp_p[PW-1:0])} && sp_p <= pd_lw && sp_p >= pd_fw);
+        if (sp_st == 2'd0)
+            assert (sp_fit == (pd_lw <= sp_lim) && sp_eq == (pd_lw == sp_lim));
     end
+    assert (sp_st != 2'd3 && (sp_v || sp_st == 2'd0 || sp_st == 2'd1));
     if (push)
         assert (f_legal(push_addr, push_len));
 end
