@@ -37,13 +37,17 @@
  * from 0 in descriptor order, modulo 2^16). A B response that names no
  * burst waiting for one is ignored and pulses b_unexpected.
  *
- * Latency: a descriptor is planned three cycles after it is accepted at
- * the earliest (input skid, lane arithmetic, plan); a burst's AW is
- * valid the cycle after its plan, its beats can follow from then on. W
- * beats stream at one per cycle; a write whose word is completed by a
+ * Latency: a descriptor taken in cycle t reaches the planner in t + 3
+ * (input skid, its words, its page arithmetic: two-entry buffers, so
+ * s_desc_ready is a register); a burst the planner closes in cycle p has
+ * its AW valid in p + 2, and its first write can be taken from p + 3 (so
+ * five and six cycles after a descriptor with s_desc_flush). The next
+ * burst of a split descriptor takes three cycles. W beats stream at one
+ * per cycle, bursts back to back; a write whose word is completed by a
  * later write (two descriptors in one word) gives no beat. B responses
- * are registered, and a burst retires the cycle after its B. All ready
- * outputs are registers or an AND of two.
+ * are registered, and a burst retires the cycle after its response. All
+ * ready outputs are registers or an AND of two. No carry chain longer
+ * than a page offset feeds a planner decision.
  */
 module mpa_rx_axi_wr #(
     parameter DATA_WIDTH = 64,
