@@ -83,7 +83,7 @@ bench:
 # co-simulated widths.
 bench-rtl: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
-	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rxtop | grep -E '^\s+throughput_test.go:[0-9]+: (width|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
+	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rx | grep -E '^\s+throughput_test.go:[0-9]+: (width|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
 
 # The main job: replay every built-in conformance vector and print the report.
 # It builds only the receiver variant it runs (the library then holds just

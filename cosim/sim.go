@@ -1,23 +1,3 @@
-// Package cosim runs the Verilator models of the RTL under rtl/ from Go,
-// through cgo, and checks them cycle by cycle against Go models.
-//
-// The models are built by `make sim-libs` (mk/rtl.mk) into one static library,
-// sim/build/libmparxsim.a, which holds every variant: a top module with one
-// parameter set, named like "crc32c_w512". Open creates an instance of a
-// variant. Its ports are laid out in flat records of 64-bit words, one record
-// of inputs and one of outputs per cycle (see Port); Step runs many cycles in
-// one cgo call from n consecutive input records and fills n output records.
-// Sources (AddSource) are AXI4-Stream style queues of beats that the C++ side
-// presents with their handshake, so that a batch can run without a round trip
-// to Go per cycle. Lockstep steps a Go Model beside the RTL and compares every
-// output of every cycle.
-//
-// Waveforms: with Trace, TraceDir or the environment variable MPARX_TRACE (a
-// directory), the instance writes an FST file that GTKWave opens;
-// MPARX_TRACE_FROM (a cycle number) skips the cycles before it.
-//
-// An instance must be used from one goroutine: Open locks the calling
-// goroutine to its OS thread (as Verilator expects) until Close.
 package cosim
 
 /*
@@ -236,7 +216,9 @@ type Sim struct {
 	sources   []*Source
 }
 
-// Open creates an instance of a variant (see Variants).
+// Open creates an instance of a variant (see Variants). It locks the calling
+// goroutine to its OS thread until Close, as Verilator expects: use an
+// instance from one goroutine.
 func Open(variant string, opts ...Option) (*Sim, error) {
 	var o options
 	for _, f := range opts {

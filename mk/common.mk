@@ -19,7 +19,7 @@ SYNTH_SRCS := $(sort $(wildcard scripts/synth/*.v))
 YOSYS_READ := read_verilog -Irtl
 
 # The sources of the whole receiver mpa_rx (co-simulation, synthesis).
-MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_walk.v rtl/crc32c.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
+MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_ingress.v rtl/mpa_rx_parse.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v rtl/mpa_rx_ctx.v rtl/mpa_rx_feed.v rtl/mpa_rx_walk.v rtl/crc32c.v rtl/mpa_rx_frame.v rtl/mpa_rx_verdict.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
 
 .PHONY: rtl-force
 rtl-force:

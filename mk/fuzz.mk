@@ -1,12 +1,12 @@
 # Differential mutation fuzzing of the receiver RTL against the functional
-# model (cosim/rxfuzz, docs/robustness.md). Included by the top Makefile.
+# model (cosim/rx/fuzz, docs/robustness.md). Included by the top Makefile.
 #
 #   make fuzz DURATION=10m               run each DATA_WIDTH (64, 128, 256, 512) for DURATION (in parallel)
 #   make fuzz DURATION=10m FUZZ_SEED=n   the same campaign again
 #
 # The seed is random unless given, and printed first. Failing streams are
-# shrunk and written to cosim/rxfuzz/testdata/<vector>-w<width>-<seed>.pcap
-# (+ .json), where `go test ./cosim/rxfuzz` replays them.
+# shrunk and written to cosim/rx/fuzz/testdata/<vector>-w<width>-<seed>.pcap
+# (+ .json), where `go test ./cosim/rx/fuzz` replays them.
 
 DURATION ?= 10m
 FUZZ_FAILURES ?= 10
@@ -16,6 +16,6 @@ endif
 
 .PHONY: fuzz
 fuzz: $(SIM_LIBS)
-	@echo "rxfuzz: seed $(FUZZ_SEED), $(DURATION) per DATA_WIDTH; reproduce with: make fuzz DURATION=$(DURATION) FUZZ_SEED=$(FUZZ_SEED)"
-	$(GO) test -count=1 -timeout 0 -run '^TestFuzz$$' -v ./cosim/rxfuzz \
+	@echo "fuzz: seed $(FUZZ_SEED), $(DURATION) per DATA_WIDTH; reproduce with: make fuzz DURATION=$(DURATION) FUZZ_SEED=$(FUZZ_SEED)"
+	$(GO) test -count=1 -timeout 0 -run '^TestFuzz$$' -v ./cosim/rx/fuzz \
 		-args -frames 0 -duration $(DURATION) -seed $(FUZZ_SEED) -failures $(FUZZ_FAILURES)

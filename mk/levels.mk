@@ -11,8 +11,10 @@
 # not a build error. Yosys runs at nice 10 (DEPTH_NICE): do not nice make
 # on top of it, or it starves on a shared machine.
 DEPTH_DIR     := $(SYNTH_DIR)/depth
-DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx
-FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c
+DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx mpa_rx_feed \
+	mpa_rx_frame mpa_rx_verdict mpa_rx
+FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx mpa_rx_feed \
+	mpa_rx_frame mpa_rx_verdict
 DEPTH_WIDTHS  ?= 64 128 256 512
 DEPTH_MEM_KB  ?= 12000000
 DEPTH_CPU     ?= 5400
@@ -29,10 +31,22 @@ DEPTH_PARAMS_mpa_rx_walk  = DATA_WIDTH=$(1) MAX_FPDUS=220
 DEPTH_PARAMS_mpa_rx_ddp   = IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4 EVT_LANES=$(if $(filter 256 512,$(1)),2,1)
 DEPTH_PARAMS_mpa_rx_place = DATA_WIDTH=$(1)
 DEPTH_PARAMS_crc32c       = DATA_WIDTH=$(1)
+# the per-frame queues are 16 deep, 32 at 512 bits (MAX_INFLIGHT 14 / 24)
+depth_iq = $(if $(filter 512,$(1)),32,16)
+DEPTH_PARAMS_mpa_rx_ingress = FIFO_DEPTH=$(shell echo $$((32768 / $(1)))) MAX_INFLIGHT=$(if $(filter 512,$(1)),24,14)
+DEPTH_PARAMS_mpa_rx_ctx     = CONN_COUNT=16
+DEPTH_PARAMS_mpa_rx_feed    = DATA_WIDTH=$(1)
+DEPTH_PARAMS_mpa_rx_frame   = DATA_WIDTH=$(1) IDX_BITS=4 DEPTH=$(call depth_iq,$(1))
+DEPTH_PARAMS_mpa_rx_verdict = IDX_BITS=4 DEPTH=$(call depth_iq,$(1))
 DEPTH_PARAMS_mpa_rx       = DATA_WIDTH=$(1) CONN_COUNT=16 FIFO_DEPTH=$(shell echo $$((32768 / $(1))))
 # mpa_rx_ddp has no DATA_WIDTH: one row per EVT_LANES (1 at 64 and 128
 # bits, 2 at 256 and 512)
 DEPTH_WIDTHS_mpa_rx_ddp   = 64 256
+# the context table has no width parameter; the ingress and the verdict
+# only their queue depths (64 for 16, 512 for 32)
+DEPTH_WIDTHS_mpa_rx_ctx     = 64
+DEPTH_WIDTHS_mpa_rx_ingress = 64 512
+DEPTH_WIDTHS_mpa_rx_verdict = 64 512
 depth_widths = $(if $(DEPTH_WIDTHS_$(1)),$(filter $(DEPTH_WIDTHS_$(1)),$(2)),$(2))
 # the HX8K result of each 64-bit block (nextpnr log)
 DEPTH_PNR_mpa_rx_parse = $(MPA_RX_DIR)/blk_mpa_rx_parse.pnr.txt
@@ -40,6 +54,11 @@ DEPTH_PNR_mpa_rx_walk  = $(MPA_RX_DIR)/blk_mpa_rx_walk.pnr.txt
 DEPTH_PNR_mpa_rx_ddp   = $(MPA_RX_DIR)/blk_mpa_rx_ddp.pnr.txt
 DEPTH_PNR_mpa_rx_place = $(MPA_RX_DIR)/blk_mpa_rx_place.pnr.txt
 DEPTH_PNR_crc32c       = $(SYNTH_DIR)/crc32c_w64.pnr.txt
+DEPTH_PNR_mpa_rx_ingress = $(MPA_RX_DIR)/blk_mpa_rx_ingress.pnr.txt
+DEPTH_PNR_mpa_rx_ctx     = $(MPA_RX_DIR)/blk_mpa_rx_ctx.pnr.txt
+DEPTH_PNR_mpa_rx_feed    = $(MPA_RX_DIR)/blk_mpa_rx_feed.pnr.txt
+DEPTH_PNR_mpa_rx_frame   = $(MPA_RX_DIR)/blk_mpa_rx_frame.pnr.txt
+DEPTH_PNR_mpa_rx_verdict = $(MPA_RX_DIR)/blk_mpa_rx_verdict.pnr.txt
 DEPTH_PNR_mpa_rx       = $(MPA_RX_DIR)/pnr.txt
 
 $(LUTDEPTH): $(wildcard cmd/internal/lutdepth/*.go cmd/lutdepth/*.go)

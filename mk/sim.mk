@@ -78,6 +78,16 @@ $(foreach w,128 256 512,$(eval $(call sim_variant,mpa_rx_axi_wr_w$(w),mpa_rx_axi
 # 512 bits (two event lanes, 64-bit counters).
 $(eval $(call sim_variant,mpa_rx_axil_regs_w64,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=64 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=4096 -GMAX_INFLIGHT=14 -GEVT_LANES=1 -GCOUNTER_WIDTH=48 --assert))
 $(eval $(call sim_variant,mpa_rx_axil_regs_w512,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=512 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=512 -GMAX_INFLIGHT=24 -GEVT_LANES=2 -GAXI_ID_WIDTH=6 -GAXI_MAX_BURSTS=32 --assert))
+# The receiver's parts alone, each for its own bench (cosim/<part>).
+$(eval $(call sim_variant,mpa_rx_fifo_d8,mpa_rx_fifo,rtl/mpa_rx_fifo.v,-GWIDTH=72 -GDEPTH=8 --assert))
+$(foreach d,0 3,$(eval $(call sim_variant,mpa_rx_delay_d$(d),mpa_rx_delay,rtl/mpa_rx_delay.v,-GWIDTH=40 -GDEPTH=$(d))))
+$(eval $(call sim_variant,mpa_rx_ingress_d8,mpa_rx_ingress,rtl/mpa_rx_ingress.v,-GFIFO_DEPTH=8 -GMAX_INFLIGHT=5 --assert))
+$(eval $(call sim_variant,mpa_rx_ctx_c16,mpa_rx_ctx,rtl/mpa_rx_ctx.v,-GCONN_COUNT=16 --assert))
+$(eval $(call sim_variant,mpa_rx_verdict_i4,mpa_rx_verdict,rtl/mpa_rx_verdict.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GIDX_BITS=4 -GDEPTH=16 --assert))
+$(foreach l,1 2,$(eval $(call sim_variant,mpa_rx_ddp_l$(l),mpa_rx_ddp,rtl/mpa_rx_ddp.v,-GIDX_BITS=4 -GSTAG_COUNT=64 -GRQ_DEPTH=4 -GEVT_LANES=$(l) --assert)))
+$(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_place_w$(w),mpa_rx_place,rtl/mpa_rx_place.v,-GDATA_WIDTH=$(w) --assert)))
+$(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_feed_w$(w),mpa_rx_feed,rtl/mpa_rx_feed.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GDATA_WIDTH=$(w) --assert)))
+$(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_frame_w$(w),mpa_rx_frame,rtl/mpa_rx_frame.v rtl/mpa_rx_fifo.v rtl/mpa_rx_delay.v,-GDATA_WIDTH=$(w) -GIDX_BITS=4 -GDEPTH=16 --assert)))
 
 # The variants linked into the library: all of them unless the command line
 # names fewer (`make run` links only the receiver it runs). The library and

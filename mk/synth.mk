@@ -169,11 +169,17 @@ buffers: scripts/synth/buffers.sh
 # not fit (docs/synth.md). Parameters as mpa_rx instantiates them with the
 # default MPA_RX_ICE40_PARAMS (64 bits, CONN_COUNT 16, FIFO_DEPTH 512).
 # About 3 minutes; part of `make synth`, alone with `make synth-blocks`.
-MPA_RX_BLOCKS ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place
+MPA_RX_BLOCKS ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place mpa_rx_ingress mpa_rx_ctx mpa_rx_feed mpa_rx_frame \
+	mpa_rx_verdict
 MPA_RX_BLOCK_PARAMS_mpa_rx_parse ?= DATA_WIDTH=64
 MPA_RX_BLOCK_PARAMS_mpa_rx_walk  ?= DATA_WIDTH=64 MAX_FPDUS=220
 MPA_RX_BLOCK_PARAMS_mpa_rx_ddp   ?= IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4
 MPA_RX_BLOCK_PARAMS_mpa_rx_place ?= DATA_WIDTH=64
+MPA_RX_BLOCK_PARAMS_mpa_rx_ingress ?= FIFO_DEPTH=512 MAX_INFLIGHT=14
+MPA_RX_BLOCK_PARAMS_mpa_rx_ctx     ?= CONN_COUNT=16
+MPA_RX_BLOCK_PARAMS_mpa_rx_feed    ?= DATA_WIDTH=64
+MPA_RX_BLOCK_PARAMS_mpa_rx_frame   ?= DATA_WIDTH=64 IDX_BITS=4 DEPTH=16
+MPA_RX_BLOCK_PARAMS_mpa_rx_verdict ?= IDX_BITS=4 DEPTH=16
 
 # $(call mpa_rx_block_rules,BLOCK)
 define mpa_rx_block_rules

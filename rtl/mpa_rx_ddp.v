@@ -45,8 +45,11 @@
  * its VERDICT beat.
  */
 module mpa_rx_ddp #(
+    // context index bits (1 to 12: the events' index field)
     parameter IDX_BITS = 4,
+    // STag table entries; a power of two
     parameter STAG_COUNT = 64,
+    // receive buffers per context and QN; a power of two
     parameter RQ_DEPTH = 4,
     // 128-bit event lanes on m_evt: 1, or 2 (two events per beat)
     parameter EVT_LANES = 1
@@ -54,27 +57,11 @@ module mpa_rx_ddp #(
     input  wire                clk,
     input  wire                rst,
 
-    // frames from the verdict queue (FWFT)
-    input  wire                f_valid,
-    output wire                f_ready,
-    input  wire [1:0]          f_verdict,
-    input  wire [3:0]          f_reason,
-    input  wire [1:0]          f_drop,
-    input  wire [IDX_BITS-1:0] f_idx,
-    input  wire [31:0]         f_seq,
-    input  wire [31:0]         f_end,
-    input  wire [15:0]         f_plen,
-    input  wire [31:0]         f_adv,
-    input  wire                f_inorder,
-    input  wire [15:0]         f_nrec,
-    input  wire [15:0]         f_beats,
-    input  wire [11:0]         f_stream,
-    input  wire [1:0]          f_dv,
-    input  wire                f_mk,
-    input  wire [8:0]          f_mph,
-    input  wire [15:0]         f_p0,
-    input  wire [7:0]          f_nrfc,    // PLACE: FPDUs by FPDUPTR form (mpa_rx_walk sum_nrfc)
-    input  wire [7:0]          f_ndraft,  // and sum_ndraft, for ADVANCED / CONSUMED
+    // frames from the verdict queue (FWFT): verdict records (VQ_* in
+    // mpa_rx_fields.vh)
+    input  wire                vq_valid,
+    output wire                vq_ready,
+    input  wire [209+IDX_BITS-1:0] vq_data,
 
     // walker records (FWFT)
     input  wire                rec_valid,
@@ -99,72 +86,159 @@ module mpa_rx_ddp #(
     // to E2
     output wire                tok_valid,
     input  wire                tok_ready,
-    output wire [37:0]         tok_data,     // {ndesc, beats, reason, verdict}
+    output wire [37:0]         tok_data,     // TOK_*
     output wire                desc_valid,
     input  wire                desc_ready,
-    output wire [105:0]        desc_data     // {mk, mph, o_s, n, d}
+    output wire [105:0]        desc_data     // DESC_*
 );
 
-localparam [1:0] V_PLACE = 2'd0, V_DROP = 2'd2;
-localparam [3:0] E_PLACED = 4'd1, E_DDP_ERROR = 4'd2, E_DELIVERED = 4'd3, E_DROP = 4'd4,
-                 E_ADVANCED = 4'd5, E_CONSUMED = 4'd6, E_VERDICT = 4'd7;
-// golden/ddp Kind
-localparam [3:0] K_SHORT = 4'd1, K_INV_STAG = 4'd2, K_BOUNDS = 4'd3, K_NOT_ASSOC = 4'd4, K_TO_WRAP = 4'd5,
-                 K_T_VERSION = 4'd6, K_INV_QN = 4'd7, K_NO_BUF = 4'd8, K_MSN_RANGE = 4'd9, K_INV_MO = 4'd10,
-                 K_TOO_LONG = 4'd11, K_U_VERSION = 4'd12;
+`include "mpa_rx_fields.vh"
 
-localparam SB = STAG_COUNT > 1 ? $clog2(STAG_COUNT) : 1;
-localparam RB = RQ_DEPTH > 1 ? $clog2(RQ_DEPTH) : 1;
+generate
+if (IDX_BITS < 1 || IDX_BITS > EVT_IDX_W) begin : g_bad_idx_bits
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ddp: IDX_BITS %0d is not from 1 to 12", IDX_BITS);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_ddp_IDX_BITS_must_be_1_to_12 param_error ();
+end
+if (STAG_COUNT < 2 || (1 << $clog2(STAG_COUNT)) != STAG_COUNT) begin : g_bad_stag_count
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ddp: STAG_COUNT %0d is not a power of two of at least 2", STAG_COUNT);
+        $finish;
+    end
+`endif
+    mpa_rx_ddp_STAG_COUNT_must_be_a_power_of_two param_error ();
+end
+if (RQ_DEPTH < 2 || (1 << $clog2(RQ_DEPTH)) != RQ_DEPTH) begin : g_bad_rq_depth
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ddp: RQ_DEPTH %0d is not a power of two of at least 2", RQ_DEPTH);
+        $finish;
+    end
+`endif
+    mpa_rx_ddp_RQ_DEPTH_must_be_a_power_of_two param_error ();
+end
+if (EVT_LANES != 1 && EVT_LANES != 2) begin : g_bad_evt_lanes
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ddp: EVT_LANES %0d is not 1 or 2", EVT_LANES);
+        $finish;
+    end
+`endif
+    mpa_rx_ddp_EVT_LANES_must_be_1_or_2 param_error ();
+end
+if (VQ_IDX != 209 || TOK_W != 38 || DESC_W != 106) begin : g_bad_record
+    // the port widths above follow mpa_rx_fields.vh
+    mpa_rx_ddp_port_widths_must_follow_mpa_rx_fields_vh param_error ();
+end
+endgenerate
+
+localparam VQ_W = VQ_IDX + IDX_BITS;
+localparam SB = $clog2(STAG_COUNT);
+localparam RB = $clog2(RQ_DEPTH);
 localparam QA = IDX_BITS + 2;       // receive-queue state address: {context, QN}
 localparam BA = IDX_BITS + 2 + RB;  // receive buffer address: {context, QN, MSN mod RQ_DEPTH}
 
 // ------------------------------------------------------------------ tables
-// STag entry: {valid, stag, stream, base, length}
-localparam ST_W = 1 + 32 + 12 + 64 + 64;
-// receive buffer: {valid, msn, stream, base, length[31:0]}
-localparam RQ_W = 1 + 32 + 12 + 64 + 32;
+// STag table word: the STag entry's fields
+localparam ST_LEN = 0;
+localparam ST_BASE = ST_LEN + STAG_LEN_W;
+localparam ST_STREAM = ST_BASE + STAG_BASE_W;
+localparam ST_STAG = ST_STREAM + STAG_STREAM_W;
+localparam ST_VALID = ST_STAG + STAG_STAG_W;
+localparam ST_W = ST_VALID + 1;
+// receive buffer word: the receive buffer's fields but its QN
+localparam RQ_LEN = 0;
+localparam RQ_BASE = RQ_LEN + RBUF_LEN_W;
+localparam RQ_STREAM = RQ_BASE + RBUF_BASE_W;
+localparam RQ_MSN = RQ_STREAM + RBUF_STREAM_W;
+localparam RQ_VALID = RQ_MSN + RBUF_MSN_W;
+localparam RQ_W = RQ_VALID + 1;
 reg [ST_W-1:0] stag_ram [0:STAG_COUNT-1];
 reg [31:0]     msn_ram  [0:(1<<QA)-1];
 reg [RQ_W-1:0] buf_ram  [0:(1<<BA)-1];
 
-// ------------------------------------------------------------------ record views
-// The lookup stage reads the record at the head of the walker's FIFO
-// (h_*) with the index and DDP version of its frame (l_*); the check and event stages read
-// the record looked up (r_*, from s_*) with its frame's fields (s_*). With
-// one event lane they are all the FIFO head and the verdict queue's head,
-// as the record stays at the FIFO head until its last event; with two, the
-// record leaves the FIFO at its lookup and the stages keep copies.
-wire [IDX_BITS-1:0] l_idx;
-wire [1:0]          l_dv;
+/* verilator lint_off UNUSEDSIGNAL */
+function [ST_W-1:0] st_word(input [383:0] d);
+    begin
+        st_word[ST_LEN +: STAG_LEN_W] = d[STAG_LEN +: STAG_LEN_W];
+        st_word[ST_BASE +: STAG_BASE_W] = d[STAG_BASE +: STAG_BASE_W];
+        st_word[ST_STREAM +: STAG_STREAM_W] = d[STAG_STREAM +: STAG_STREAM_W];
+        st_word[ST_STAG +: STAG_STAG_W] = d[STAG_STAG +: STAG_STAG_W];
+        st_word[ST_VALID] = d[STAG_VALID];
+    end
+endfunction
+function [RQ_W-1:0] rq_word(input [383:0] d);
+    begin
+        rq_word[RQ_LEN +: RBUF_LEN_W] = d[RBUF_LEN +: RBUF_LEN_W];
+        rq_word[RQ_BASE +: RBUF_BASE_W] = d[RBUF_BASE +: RBUF_BASE_W];
+        rq_word[RQ_STREAM +: RBUF_STREAM_W] = d[RBUF_STREAM +: RBUF_STREAM_W];
+        rq_word[RQ_MSN +: RBUF_MSN_W] = d[RBUF_MSN +: RBUF_MSN_W];
+        rq_word[RQ_VALID] = d[RBUF_VALID];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// ------------------------------------------------------------------ frame and record views
+// The frame at the verdict queue's head (vq_*). The lookup stage reads the
+// record at the head of the walker's FIFO (h_*) with its frame's verdict
+// record (l_vq); the check and event stages read the record looked up
+// (r_*, from s_*) with its frame's verdict record (s_vq). With one event
+// lane they are all the FIFO head and the verdict queue's head, as the
+// record stays at the FIFO head until its last event; with two, the record
+// leaves the FIFO at its lookup and the stages keep copies.
+wire [1:0]          vq_verdict = vq_data[VQ_VERDICT +: VQ_VERDICT_W];
+wire [3:0]          vq_reason = vq_data[VQ_REASON +: VQ_REASON_W];
+wire [1:0]          vq_drop = vq_data[VQ_DROP +: VQ_DROP_W];
+wire [IDX_BITS-1:0] vq_idx = vq_data[VQ_IDX +: IDX_BITS];
+wire [31:0]         vq_seq = vq_data[VQ_SEQ +: VQ_SEQ_W];
+wire [31:0]         vq_end = vq_data[VQ_END +: VQ_END_W];
+wire [15:0]         vq_plen = vq_data[VQ_PLEN +: VQ_PLEN_W];
+wire [31:0]         vq_adv = vq_data[VQ_ADV +: VQ_ADV_W];
+wire                vq_inorder = vq_data[VQ_INORDER];
+wire [15:0]         vq_nrec = vq_data[VQ_NREC +: VQ_NREC_W];
+wire [7:0]          vq_nrfc = vq_data[VQ_NRFC +: VQ_NRFC_W];      // FPDUs by FPDUPTR form (mpa_rx_walk sum_nrfc)
+wire [7:0]          vq_ndraft = vq_data[VQ_NDRAFT +: VQ_NDRAFT_W];  // and sum_ndraft, for ADVANCED / CONSUMED
+
+wire [VQ_W-1:0]     l_vq;
+wire [VQ_W-1:0]     s_vq;
+wire [IDX_BITS-1:0] l_idx = l_vq[VQ_IDX +: IDX_BITS];
+wire [1:0]          l_dv = l_vq[VQ_DDP_VER +: VQ_DDP_VER_W];
 wire [15:0]         s_lseq_w, s_ulen;
 wire [7:0]          s_ctrl;
 wire [127:0]        s_hdr;
-wire [IDX_BITS-1:0] s_idx;
-wire [31:0]         s_seq;
-wire                s_inorder;
-wire [11:0]         s_stream;
-wire                s_mk;
-wire [8:0]          s_mph;
+wire [IDX_BITS-1:0] s_idx = s_vq[VQ_IDX +: IDX_BITS];
+wire [31:0]         s_seq = s_vq[VQ_SEQ +: VQ_SEQ_W];
+wire                s_inorder = s_vq[VQ_INORDER];
+wire [11:0]         s_stream = s_vq[VQ_STREAM +: VQ_STREAM_W];
+wire                s_mk = s_vq[VQ_MARKERS];
+wire [8:0]          s_mph = s_vq[VQ_MPH +: VQ_MPH_W];
+wire [15:0]         s_p0 = s_vq[VQ_P0 +: VQ_P0_W];
 wire                lk_en;      // lookup cycle: table reads, the record's lengths registered
 wire                ck_en;      // check cycle: each check registered
 wire                fwd;        // this cycle's receive-queue update is to the queue looked up
 
 // the record at the head (lookup stage)
-wire        h_t = rec_ctrl[7];
-wire [1:0]  h_dv = rec_ctrl[1:0];
-wire [31:0] h_stag = rec_hdr[127:96];
-wire [63:0] h_to = rec_hdr[95:32];
-wire [31:0] h_qn = rec_hdr[95:64];
-wire [31:0] h_msn = rec_hdr[63:32];
-wire [31:0] h_mo = rec_hdr[31:0];
+wire        h_t = rec_ctrl[DDPC_T];
+wire [1:0]  h_dv = rec_ctrl[DDPC_DV +: DDPC_DV_W];
+wire [31:0] h_stag = rec_hdr[DDPH_STAG +: DDPH_STAG_W];
+wire [63:0] h_to = rec_hdr[DDPH_TO +: DDPH_TO_W];
+wire [31:0] h_qn = rec_hdr[DDPH_QN +: DDPH_QN_W];
+wire [31:0] h_msn = rec_hdr[DDPH_MSN +: DDPH_MSN_W];
+wire [31:0] h_mo = rec_hdr[DDPH_MO +: DDPH_MO_W];
 // the record of the check and event stages
-wire        r_t = s_ctrl[7];
-wire        r_l = s_ctrl[6];
-wire [31:0] r_stag = s_hdr[127:96];
-wire [63:0] r_to = s_hdr[95:32];
-wire [31:0] r_qn = s_hdr[95:64];
-wire [31:0] r_msn = s_hdr[63:32];
-wire [31:0] r_mo = s_hdr[31:0];
+wire        r_t = s_ctrl[DDPC_T];
+wire        r_l = s_ctrl[DDPC_L];
+wire [31:0] r_stag = s_hdr[DDPH_STAG +: DDPH_STAG_W];
+wire [63:0] r_to = s_hdr[DDPH_TO +: DDPH_TO_W];
+wire [31:0] r_qn = s_hdr[DDPH_QN +: DDPH_QN_W];
+wire [31:0] r_msn = s_hdr[DDPH_MSN +: DDPH_MSN_W];
+wire [31:0] r_mo = s_hdr[DDPH_MO +: DDPH_MO_W];
 
 // lookups, read in the lookup cycle
 reg [ST_W-1:0] st_q;
@@ -198,18 +272,14 @@ wire [16:0] n_w = h_t ? n14 : n18;                         // [16]: ULPDU shorte
 wire [31:0] e_lo_op = h_t ? h_to[31:0] : h_mo;
 wire [32:0] e_lo_w = {1'b0, e_lo_op} + {17'd0, n_w[15:0]};
 wire [31:0] e_hi_w = h_t ? h_to[63:32] : 32'd0;
-// The payload's start o_s: from the lookup stage's view with one lane, in
-// the check cycle from the record stage's copy with two (o_* below).
+// The payload's start o_s, from the record and frame of the check and
+// event stages: with one lane in the lookup cycle (they are the heads
+// then), with two in the check cycle (the record stage's copy).
 wire        o_en;
-wire        o_t;
-wire [13:0] o_lseq;
-wire [15:0] o_p0;
-wire [8:0]  o_mph;
-wire        o_mk;
-wire [15:0] o_hlen = o_t ? 16'd14 : 16'd18;
-wire [15:0] o_len = o_p0 + {o_lseq, 2'b00};
-wire [8:0]  to_mk = o_mph - o_len[8:0];                   // octets to the next marker
-wire        hdr_mk = o_mk && {7'd0, to_mk} <= o_hlen + 16'd2;   // in the header or at the payload's start
+wire [15:0] o_hlen = s_ctrl[DDPC_T] ? 16'd14 : 16'd18;
+wire [15:0] o_len = s_p0 + {s_lseq_w[13:0], 2'b00};
+wire [8:0]  to_mk = s_mph - o_len[8:0];                   // octets to the next marker
+wire        hdr_mk = s_mk && {7'd0, to_mk} <= o_hlen + 16'd2;   // in the header or at the payload's start
 wire [15:0] o_s_w = o_len + 16'd2 + o_hlen + (hdr_mk ? 16'd4 : 16'd0);
 reg  [15:0] n;
 reg         short_q, nz_q, dv_bad_q, qn_bad_q;
@@ -235,16 +305,16 @@ end
 // Stage 2 (check cycle): each check of RFC 5041 section 7 against the
 // entries read, registered; the kind (golden/ddp Placer.Place order) in
 // the event cycle from these flags.
-wire        st_valid = st_q[ST_W-1];
-wire [31:0] st_stag = st_q[ST_W-2 -: 32];
-wire [11:0] st_stream = st_q[139:128];
-wire [63:0] st_base = st_q[127:64];
-wire [63:0] st_len = st_q[63:0];
-wire        bf_valid = bf_q[RQ_W-1];
-wire [31:0] bf_msn = bf_q[RQ_W-2 -: 32];
-wire [11:0] bf_stream = bf_q[107:96];
-wire [63:0] bf_base = bf_q[95:32];
-wire [31:0] bf_len = bf_q[31:0];
+wire        st_valid = st_q[ST_VALID];
+wire [31:0] st_stag = st_q[ST_STAG +: STAG_STAG_W];
+wire [11:0] st_stream = st_q[ST_STREAM +: STAG_STREAM_W];
+wire [63:0] st_base = st_q[ST_BASE +: STAG_BASE_W];
+wire [63:0] st_len = st_q[ST_LEN +: STAG_LEN_W];
+wire        bf_valid = bf_q[RQ_VALID];
+wire [31:0] bf_msn = bf_q[RQ_MSN +: RBUF_MSN_W];
+wire [11:0] bf_stream = bf_q[RQ_STREAM +: RBUF_STREAM_W];
+wire [63:0] bf_base = bf_q[RQ_BASE +: RBUF_BASE_W];
+wire [31:0] bf_len = bf_q[RQ_LEN +: RBUF_LEN_W];
 wire [31:0] msn_d = r_msn - cur_q;
 wire [64:0] end_q = {e_lo[32] ? e_hi1 : {1'b0, e_hi}, e_lo[31:0]};
 reg         c_stag, c_assoc, c_wrap, c_msn, c_nobuf, c_mo, c_long;
@@ -277,31 +347,31 @@ reg  [3:0]  kind;
 always @* begin
     kind = 4'd0;
     if (short_q)
-        kind = K_SHORT;
+        kind = DDP_KIND_SHORT;
     else if (r_t) begin
         if (dv_bad_q)
-            kind = K_T_VERSION;
+            kind = DDP_KIND_T_VERSION;
         else if (c_stag)
-            kind = K_INV_STAG;
+            kind = DDP_KIND_INV_STAG;
         else if (c_assoc)
-            kind = K_NOT_ASSOC;
+            kind = DDP_KIND_NOT_ASSOC;
         else if (c_wrap)
-            kind = K_TO_WRAP;
+            kind = DDP_KIND_TO_WRAP;
         else if (c_bounds)
-            kind = K_BOUNDS;
+            kind = DDP_KIND_BOUNDS;
     end else begin
         if (dv_bad_q)
-            kind = K_U_VERSION;
+            kind = DDP_KIND_U_VERSION;
         else if (qn_bad_q)
-            kind = K_INV_QN;
+            kind = DDP_KIND_INV_QN;
         else if (c_msn)
-            kind = K_MSN_RANGE;
+            kind = DDP_KIND_MSN_RANGE;
         else if (c_nobuf)
-            kind = K_NO_BUF;
+            kind = DDP_KIND_NO_BUF;
         else if (c_mo)
-            kind = K_INV_MO;
+            kind = DDP_KIND_INV_MO;
         else if (c_long)
-            kind = K_TOO_LONG;
+            kind = DDP_KIND_TOO_LONG;
     end
 end
 wire placed = kind == 4'd0;
@@ -309,23 +379,70 @@ wire deliver = s_inorder && placed && r_l;
 wire need_desc = placed && nz_q;
 
 // ------------------------------------------------------------------ events
-wire place = f_verdict == V_PLACE;
-wire second = f_verdict == V_DROP || place;
+wire place = vq_verdict == VERDICT_PLACE;
+wire drop = vq_verdict == VERDICT_DROP;
+wire second = drop || place;
 wire [31:0] lseq = s_seq + {16'd0, s_lseq_w[13:0], 2'b00};
-wire [12-IDX_BITS-1:0] pad = 0;
-wire [127:0] ev_verdict = {E_VERDICT, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_verdict, f_reason, 24'd0};
-wire [127:0] ev_second = f_verdict == V_DROP ?
-        {E_DROP, pad, f_idx, f_seq, f_end, f_plen, 2'b00, f_drop, 4'd0, 24'd0} :
-    f_inorder ?
-        {E_ADVANCED, pad, f_idx, f_seq, f_adv, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0} :
-        {E_CONSUMED, pad, f_idx, f_seq, f_end, f_plen, 8'd0, f_nrfc, f_ndraft, 8'd0};
 wire [31:0] key = r_t ? r_stag : r_msn;
-wire [127:0] ev_fpdu = {placed ? E_PLACED : E_DDP_ERROR, pad, s_idx, lseq, key, s_ulen, s_ctrl, kind,
-                        r_t ? 2'b00 : r_qn[1:0], 18'd0};
-wire [127:0] ev_deliv = {E_DELIVERED, pad, s_idx, lseq, key, s_ulen, s_ctrl, 4'd0,
-                         r_t ? 2'b00 : r_qn[1:0], 18'd0};
+wire [1:0]  qn = r_t ? 2'b00 : r_qn[1:0];
 
-assign desc_data = {s_mk, s_mph, o_s, n, dest};
+// the fields every event has: kind, context index, sequence number,
+// end (or key), length
+function [EVT_W-1:0] evt(input [3:0] k, input [IDX_BITS-1:0] idx, input [31:0] seq, input [31:0] e,
+                         input [15:0] len);
+    begin
+        evt = {EVT_W{1'b0}};
+        evt[EVT_KIND +: EVT_KIND_W] = k;
+        evt[EVT_IDX +: IDX_BITS] = idx;
+        evt[EVT_SEQ +: EVT_SEQ_W] = seq;
+        evt[EVT_END +: EVT_END_W] = e;
+        evt[EVT_LEN +: EVT_LEN_W] = len;
+    end
+endfunction
+reg [EVT_W-1:0] ev_verdict, ev_second, ev_fpdu, ev_deliv;
+always @* begin
+    ev_verdict = evt(EVT_KIND_VERDICT, vq_idx, vq_seq, vq_end, vq_plen);
+    ev_verdict[EVT_VERDICT +: EVT_VERDICT_W] = vq_verdict;
+    ev_verdict[EVT_REASON +: EVT_REASON_W] = vq_reason;
+    if (drop) begin
+        ev_second = evt(EVT_KIND_DROP, vq_idx, vq_seq, vq_end, vq_plen);
+        ev_second[EVT_DROP +: EVT_DROP_W] = vq_drop;
+    end else begin
+        ev_second = vq_inorder ? evt(EVT_KIND_ADVANCED, vq_idx, vq_seq, vq_adv, vq_plen) :
+                                 evt(EVT_KIND_CONSUMED, vq_idx, vq_seq, vq_end, vq_plen);
+        ev_second[EVT_NRFC +: EVT_NRFC_W] = vq_nrfc;
+        ev_second[EVT_NDRAFT +: EVT_NDRAFT_W] = vq_ndraft;
+    end
+    ev_fpdu = evt(placed ? EVT_KIND_PLACED : EVT_KIND_DDP_ERROR, s_idx, lseq, key, s_ulen);
+    ev_fpdu[EVT_CTRL +: EVT_CTRL_W] = s_ctrl;
+    ev_fpdu[EVT_DDP_KIND +: EVT_DDP_KIND_W] = kind;
+    ev_fpdu[EVT_QN +: EVT_QN_W] = qn;
+    ev_deliv = evt(EVT_KIND_DELIVERED, s_idx, lseq, key, s_ulen);
+    ev_deliv[EVT_CTRL +: EVT_CTRL_W] = s_ctrl;
+    ev_deliv[EVT_QN +: EVT_QN_W] = qn;
+end
+
+// the token of a frame: its verdict record's verdict, reason and beats
+/* verilator lint_off UNUSEDSIGNAL */
+function [TOK_W-1:0] tok(input [15:0] ndesc, input [VQ_W-1:0] v);
+    begin
+        tok[TOK_VERDICT +: TOK_VERDICT_W] = v[VQ_VERDICT +: VQ_VERDICT_W];
+        tok[TOK_REASON +: TOK_REASON_W] = v[VQ_REASON +: VQ_REASON_W];
+        tok[TOK_BEATS +: TOK_BEATS_W] = v[VQ_BEATS +: VQ_BEATS_W];
+        tok[TOK_NDESC +: TOK_NDESC_W] = ndesc;
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+reg [DESC_W-1:0] desc;
+always @* begin
+    desc[DESC_ADDR +: DESC_ADDR_W] = dest;
+    desc[DESC_LEN +: DESC_LEN_W] = n;
+    desc[DESC_OFF +: DESC_OFF_W] = o_s;
+    desc[DESC_MPH +: DESC_MPH_W] = s_mph;
+    desc[DESC_MARKERS] = s_mk;
+end
+assign desc_data = desc;
 
 generate
 if (EVT_LANES == 1) begin : g_one
@@ -339,31 +456,20 @@ if (EVT_LANES == 1) begin : g_one
     reg [15:0] ndesc;       // descriptors given for the frame
     reg [15:0] ndesc1;      // and that plus one
 
-    assign l_idx = f_idx;
-    assign l_dv = f_dv;
+    assign l_vq = vq_data;
+    assign s_vq = vq_data;
     assign s_lseq_w = rec_lseq_w;
     assign s_ulen = rec_ulen;
     assign s_ctrl = rec_ctrl;
     assign s_hdr = rec_hdr;
-    assign s_idx = f_idx;
-    assign s_seq = f_seq;
-    assign s_inorder = f_inorder;
-    assign s_stream = f_stream;
-    assign s_mk = f_mk;
-    assign s_mph = f_mph;
     assign lk_en = ph == P_LOOKUP;
     assign ck_en = ph == P_CHECK;
     assign fwd = 1'b0;   // the update is in the DELIVERED cycle, before the next lookup
     assign o_en = lk_en;
-    assign o_t = h_t;
-    assign o_lseq = rec_lseq_w[13:0];
-    assign o_p0 = f_p0;
-    assign o_mph = f_mph;
-    assign o_mk = f_mk;
 
     // (the token and descriptor FIFOs are sized never to fill; the events wait
     // for them all the same)
-    assign m_evt_tvalid = f_valid && tok_ready &&
+    assign m_evt_tvalid = vq_valid && tok_ready &&
                           (ph == P_VERDICT || ph == P_SECOND || (ph == P_FPDU && (!need_desc || desc_ready)) ||
                            ph == P_DELIV);
     assign m_evt_tdata = ph == P_VERDICT ? ev_verdict : ph == P_SECOND ? ev_second : ph == P_FPDU ? ev_fpdu : ev_deliv;
@@ -371,9 +477,9 @@ if (EVT_LANES == 1) begin : g_one
     wire evt_ok = m_evt_tvalid && m_evt_tready;
 
     // record handshakes
-    wire discard = f_valid && ph == P_LOOKUP && !place && left != 16'd0 && rec_valid;
-    wire fpdu_done = f_valid && ph == P_FPDU && evt_ok;
-    wire deliv_done = f_valid && ph == P_DELIV && evt_ok;
+    wire discard = vq_valid && ph == P_LOOKUP && !place && left != 16'd0 && rec_valid;
+    wire fpdu_done = vq_valid && ph == P_FPDU && evt_ok;
+    wire deliv_done = vq_valid && ph == P_DELIV && evt_ok;
     assign rec_ready = discard || (fpdu_done && !deliver) || deliv_done;
     assign desc_valid = fpdu_done && need_desc;
     assign busy = deliv_done && !r_t;
@@ -384,32 +490,32 @@ if (EVT_LANES == 1) begin : g_one
     always @* begin
         fin = 1'b0;
         case (ph)
-        P_VERDICT: fin = evt_ok && !second && f_nrec == 16'd0;
-        P_SECOND: fin = evt_ok && f_nrec == 16'd0;
+        P_VERDICT: fin = evt_ok && !second && vq_nrec == 16'd0;
+        P_SECOND: fin = evt_ok && vq_nrec == 16'd0;
         P_LOOKUP: fin = left == 16'd0 || (!place && discard && last_rec);
         P_FPDU: fin = fpdu_done && !deliver && last_rec;
         P_DELIV: fin = deliv_done && last_rec;
         default: fin = 1'b0;
         endcase
     end
-    wire fin_ok = f_valid && fin && tok_ready;
-    assign tok_valid = f_valid && fin;
-    assign tok_data = {(ph == P_FPDU && need_desc) ? ndesc1 : ndesc, f_beats, f_reason, f_verdict};
-    assign f_ready = fin_ok;
+    wire fin_ok = vq_valid && fin && tok_ready;
+    assign tok_valid = vq_valid && fin;
+    assign tok_data = tok((ph == P_FPDU && need_desc) ? ndesc1 : ndesc, vq_data);
+    assign vq_ready = fin_ok;
 
     always @(posedge clk) begin
-        if (f_valid) begin
+        if (vq_valid) begin
             case (ph)
             P_VERDICT: if (evt_ok) begin
-                left <= f_nrec;
+                left <= vq_nrec;
                 ndesc <= 16'd0;
                 ndesc1 <= 16'd1;
                 if (second)
                     ph <= P_SECOND;
-                else if (f_nrec != 16'd0)
+                else if (vq_nrec != 16'd0)
                     ph <= P_LOOKUP;
             end
-            P_SECOND: if (evt_ok && f_nrec != 16'd0)
+            P_SECOND: if (evt_ok && vq_nrec != 16'd0)
                 ph <= P_LOOKUP;
             P_LOOKUP: begin
                 if (place) begin
@@ -450,7 +556,7 @@ if (EVT_LANES == 1) begin : g_one
 
 `ifdef VERILATOR
     // Assertions (Verilator --assert; docs/robustness.md): a frame takes
-    // exactly its f_nrec records (discarded or looked up), never one from an
+    // exactly its vq_nrec records (discarded or looked up), never one from an
     // empty record FIFO; the record looked up stays at the head until its
     // event.
     reg [15:0] a_taken;     // records taken of the frame at the head
@@ -458,18 +564,18 @@ if (EVT_LANES == 1) begin : g_one
     always @(posedge clk) begin
         if (a_take)
             a_taken <= a_taken + 16'd1;
-        if (f_ready)
+        if (vq_ready)
             a_taken <= 16'd0;
         if (rst)
             a_taken <= 16'd0;
     end
     always @(posedge clk) begin
         if (!rst) begin
-            assert (!a_take || a_taken < f_nrec)
-                else $error("mpa_rx_ddp: record %0d taken for a frame of %0d records", a_taken + 16'd1, f_nrec);
-            assert (!f_ready || a_taken + (a_take ? 16'd1 : 16'd0) == f_nrec)
-                else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), f_nrec);
-            assert (!(f_valid && (ph == P_CHECK || ph == P_FPDU || ph == P_DELIV)) || rec_valid)
+            assert (!a_take || a_taken < vq_nrec)
+                else $error("mpa_rx_ddp: record %0d taken for a frame of %0d records", a_taken + 16'd1, vq_nrec);
+            assert (!vq_ready || a_taken + (a_take ? 16'd1 : 16'd0) == vq_nrec)
+                else $error("mpa_rx_ddp: frame done with %0d of its %0d records taken", a_taken + (a_take ? 16'd1 : 16'd0), vq_nrec);
+            assert (!(vq_valid && (ph == P_CHECK || ph == P_FPDU || ph == P_DELIV)) || rec_valid)
                 else $error("mpa_rx_ddp: record looked up is gone");
             assert (ph <= P_DELIV) else $error("mpa_rx_ddp: phase %0d", ph);
         end
@@ -484,34 +590,18 @@ end else begin : g_wide
     // looked up before the head's VERDICT beat; pre marks that).
     reg        cf_v, cf_place, cf_more;
     reg [15:0] cf_left;     // cf's records not yet taken (looked up or discarded)
-    reg [IDX_BITS-1:0] cf_idx;
-    reg [1:0]  cf_dv;
-    reg        cf_mk;
-    reg [8:0]  cf_mph;
-    reg [15:0] cf_p0;
-    reg [31:0] cf_seq;
-    reg        cf_inorder;
-    reg [11:0] cf_stream;
-    reg [15:0] cf_beats;
-    reg [3:0]  cf_reason;
-    reg [1:0]  cf_verdict;
+    reg [VQ_W-1:0] cf;      // cf's verdict record
     reg [1:0]  rs;
     reg        rs_cf, pre;
     reg [15:0] ndesc, ndesc1;
-    // the record stage's copy of the record and of its frame's fields
+    // the record stage's copy of the record and of its frame's verdict record
     reg [15:0]  g_lseq_w, g_ulen;
     reg [7:0]   g_ctrl;
     reg [127:0] g_hdr;
-    reg [IDX_BITS-1:0] g_idx;
-    reg [31:0]  g_seq;
-    reg         g_inorder;
-    reg [11:0]  g_stream;
-    reg         g_mk;
-    reg [8:0]   g_mph;
-    reg [15:0]  g_p0;
+    reg [VQ_W-1:0] g_vq;
 
     wire pd_go = cf_v && rs == 2'd2 && rs_cf;           // the record's beat
-    wire vs_go = !cf_v && f_valid;                      // the head frame's VERDICT beat
+    wire vs_go = !cf_v && vq_valid;                     // the head frame's VERDICT beat
     assign m_evt_tvalid = tok_ready && (pd_go ? (!need_desc || desc_ready) : vs_go);
     wire evt_ok = m_evt_tvalid && m_evt_tready;
     wire pd_ok = pd_go && evt_ok;
@@ -523,7 +613,7 @@ end else begin : g_wide
     // all its records) when the record stage is free or frees this cycle
     wire slot_free = rs == 2'd0 || (rs == 2'd2 && pd_ok);
     wire lk_cf = cf_v && cf_place && cf_more;
-    wire lk_head = f_valid && place && f_nrec != 16'd0 && !pre && !(cf_v && cf_more);
+    wire lk_head = vq_valid && place && vq_nrec != 16'd0 && !pre && !(cf_v && cf_more);
     wire lk = rec_valid && slot_free && (lk_cf || lk_head);
     wire disc = cf_v && !cf_place && cf_more && rec_valid && tok_ready;
     assign rec_ready = lk || disc;
@@ -534,38 +624,23 @@ end else begin : g_wide
     assign desc_valid = pd_ok && need_desc;
 
     wire   l_cf = cf_v && cf_more;     // (else the head's first record: cf, if any, ends this cycle)
-    assign l_idx = l_cf ? cf_idx : f_idx;
-    assign l_dv = l_cf ? cf_dv : f_dv;
-    wire        l_mk = l_cf ? cf_mk : f_mk;
-    wire [8:0]  l_mph = l_cf ? cf_mph : f_mph;
-    wire [15:0] l_p0 = l_cf ? cf_p0 : f_p0;
+    assign l_vq = l_cf ? cf : vq_data;
     assign o_en = ck_en;
-    assign o_t = g_ctrl[7];
-    assign o_lseq = g_lseq_w[13:0];
-    assign o_p0 = g_p0;
-    assign o_mph = g_mph;
-    assign o_mk = g_mk;
+    assign s_vq = g_vq;
     assign s_lseq_w = g_lseq_w;
     assign s_ulen = g_ulen;
     assign s_ctrl = g_ctrl;
     assign s_hdr = g_hdr;
-    assign s_idx = g_idx;
-    assign s_seq = g_seq;
-    assign s_inorder = g_inorder;
-    assign s_stream = g_stream;
-    assign s_mk = g_mk;
-    assign s_mph = g_mph;
 
     // the frame ends in E1 with its VERDICT beat (no records), its last
     // record's beat or its last discard
     wire took = pre || (lk && lk_head);
-    wire [15:0] f_nrec_m1 = f_nrec - 16'd1;
-    wire fin_vs = vs_ok && f_nrec == 16'd0;
+    wire [15:0] vq_nrec_m1 = vq_nrec - 16'd1;
+    wire fin_vs = vs_ok && vq_nrec == 16'd0;
     wire fin_rec = (pd_ok && !cf_more) || (disc && cf_left == 16'd1);
     assign tok_valid = fin_vs || fin_rec;
-    assign tok_data = fin_vs ? {16'd0, f_beats, f_reason, f_verdict} :
-                      {(pd_go && need_desc) ? ndesc1 : ndesc, cf_beats, cf_reason, cf_verdict};
-    assign f_ready = vs_ok;
+    assign tok_data = fin_vs ? tok(16'd0, vq_data) : tok((pd_go && need_desc) ? ndesc1 : ndesc, cf);
+    assign vq_ready = vs_ok;
 
     always @(posedge clk) begin
         if (ck_en)
@@ -586,13 +661,7 @@ end else begin : g_wide
             g_ulen <= rec_ulen;
             g_ctrl <= rec_ctrl;
             g_hdr <= rec_hdr;
-            g_idx <= l_idx;
-            g_seq <= l_cf ? cf_seq : f_seq;
-            g_inorder <= l_cf ? cf_inorder : f_inorder;
-            g_stream <= l_cf ? cf_stream : f_stream;
-            g_mk <= l_mk;
-            g_mph <= l_mph;
-            g_p0 <= l_p0;
+            g_vq <= l_vq;
         end
         if ((lk && lk_cf) || disc) begin
             cf_left <= cf_left - 16'd1;
@@ -601,21 +670,11 @@ end else begin : g_wide
         if (fin_rec)
             cf_v <= 1'b0;
         if (vs_ok) begin
-            cf_v <= f_nrec != 16'd0;
+            cf_v <= vq_nrec != 16'd0;
             cf_place <= place;
-            cf_left <= took ? f_nrec_m1 : f_nrec;   // the subtract off the handshake path
-            cf_more <= took ? f_nrec != 16'd1 : f_nrec != 16'd0;
-            cf_idx <= f_idx;
-            cf_dv <= f_dv;
-            cf_mk <= f_mk;
-            cf_mph <= f_mph;
-            cf_p0 <= f_p0;
-            cf_seq <= f_seq;
-            cf_inorder <= f_inorder;
-            cf_stream <= f_stream;
-            cf_beats <= f_beats;
-            cf_reason <= f_reason;
-            cf_verdict <= f_verdict;
+            cf_left <= took ? vq_nrec_m1 : vq_nrec;   // the subtract off the handshake path
+            cf_more <= took ? vq_nrec != 16'd1 : vq_nrec != 16'd0;
+            cf <= vq_data;
             ndesc <= 16'd0;
             ndesc1 <= 16'd1;
             pre <= 1'b0;
@@ -635,7 +694,7 @@ end else begin : g_wide
 
 `ifdef VERILATOR
     // Assertions (Verilator --assert; docs/robustness.md): cf takes exactly
-    // its f_nrec records; a beat of a record is never offered before its
+    // its vq_nrec records; a beat of a record is never offered before its
     // frame's VERDICT beat; the record stage is never overwritten.
     always @(posedge clk) begin
         if (!rst) begin
@@ -643,7 +702,7 @@ end else begin : g_wide
             assert (!(lk && rs == 2'd2 && !pd_ok)) else $error("mpa_rx_ddp: lookup over a record that waits");
             assert (!(cf_v && !cf_more && cf_place && rs == 2'd0))
                 else $error("mpa_rx_ddp: frame without its last record");
-            assert (!(pre && !(f_valid && place))) else $error("mpa_rx_ddp: record looked up for no PLACE frame");
+            assert (!(pre && !(vq_valid && place))) else $error("mpa_rx_ddp: record looked up for no PLACE frame");
             assert (!(rs != 2'd0 && !rs_cf && !pre)) else $error("mpa_rx_ddp: record of no frame");
             assert (!(fin_rec && (rs_cf && rs == 2'd1))) else $error("mpa_rx_ddp: frame ends before its last record");
         end
@@ -654,21 +713,18 @@ endgenerate
 
 // ------------------------------------------------------------------ table writes
 always @(posedge clk) begin
-    if (cfg_valid && !busy && cfg_op == 3'd1)
-        stag_ram[cfg_index[SB-1:0]] <= {cfg_data[0], cfg_data[63:32], cfg_data[75:64], cfg_data[191:128],
-                                        cfg_data[255:192]};
-    if (cfg_valid && !busy && cfg_op == 3'd2)
-        buf_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0], cfg_data[32 +: RB]}] <=
-            {cfg_data[2], cfg_data[63:32], cfg_data[75:64], cfg_data[191:128], cfg_data[223:192]};
+    if (cfg_valid && !busy && cfg_op == CFG_OP_STAG)
+        stag_ram[cfg_index[SB-1:0]] <= st_word(cfg_data);
+    if (cfg_valid && !busy && cfg_op == CFG_OP_POST)
+        buf_ram[{cfg_index[IDX_BITS-1:0], cfg_data[RBUF_QN +: RBUF_QN_W], cfg_data[RBUF_MSN +: RB]}] <= rq_word(cfg_data);
     if (busy)
         msn_ram[u_addr] <= cur_q + 32'd1;
-    else if (cfg_valid && cfg_op == 3'd3)
-        msn_ram[{cfg_index[IDX_BITS-1:0], cfg_data[1:0]}] <= cfg_data[63:32];
+    else if (cfg_valid && cfg_op == CFG_OP_MSN)
+        msn_ram[{cfg_index[IDX_BITS-1:0], cfg_data[QMSN_QN +: QMSN_QN_W]}] <= cfg_data[QMSN_MSN +: QMSN_MSN_W];
 end
 
-wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg_data[127:76], cfg_data[31:3], h_stag[7:0],
-                 h_stag[31:8+SB], h_msn[31:RB], msn_d[30:0], rec_lseq_w[15:14], s_lseq_w[15:14], dest_h1_w[33],
-                 dest_h1_w[0]};
+wire unused = &{1'b0, r_qn[31:2], cfg_index, cfg_data, h_stag, h_msn, msn_d[30:0], rec_lseq_w[15:14],
+                 s_lseq_w[15:14], dest_h1_w[33], dest_h1_w[0], vq_data, l_vq, s_vq};
 
 `ifdef VERILATOR
 // Assertions (Verilator --assert; docs/robustness.md): never a record from
@@ -678,7 +734,7 @@ wire unused = &{1'b0, r_qn[31:2], cfg_index[15:IDX_BITS], cfg_data[383:256], cfg
 always @(posedge clk) begin
     if (!rst) begin
         assert (!rec_ready || rec_valid) else $error("mpa_rx_ddp: record FIFO read when empty");
-        assert (!f_ready || f_valid) else $error("mpa_rx_ddp: verdict queue read when empty");
+        assert (!vq_ready || vq_valid) else $error("mpa_rx_ddp: verdict queue read when empty");
         assert (!(cfg_valid && busy)) else $error("mpa_rx_ddp: configuration write while a receive queue is updated");
         assert (!desc_valid || desc_ready) else $error("mpa_rx_ddp: descriptor FIFO full");
     end

@@ -8,7 +8,10 @@
 // For a field FIELD of record REC: REC_FIELD is the offset of its least
 // significant bit and REC_FIELD_W its width (read it as
 // x[REC_FIELD +: REC_FIELD_W]); a one-bit field has no _W. REC_W is the
-// record's width where it has a fixed one. golden/cycle/fields.go names the
+// record's width where it has a fixed one; a record that ends with the
+// context index (IDX_BITS wide) is REC_IDX + IDX_BITS bits. Codes (cfg_op,
+// frame class, drop codes, event kinds, verdicts, reasons, DDP error
+// kinds) are sized localparams. golden/cycle/fields.go names the
 // same offsets for the Go model, and golden/cycle/fields_test.go checks the
 // two against each other and against the Go encoders.
 
@@ -53,8 +56,281 @@ localparam CTX_R1_START_W = 32;
 localparam CTX_R1_END = 288;
 localparam CTX_R1_END_W = 32;
 
-// (sections to come, one per record: STag entry, receive buffer, queue MSN,
-// walker record, walker summary, frame record, verdict, token, placement
-// descriptor, events)
+// ------------------------------------------------------------ configuration port
+// cfg_op codes and the port's widths. Producer: software. Consumers: the
+// context table (op 0, mpa_rx_ctx) and the DDP tables (ops 1-3,
+// mpa_rx_ddp).
+localparam CFG_OP_W = 3;
+localparam CFG_INDEX_W = 16;
+localparam CFG_DATA_W = 384;
+localparam [2:0] CFG_OP_CTX = 3'd0;
+localparam [2:0] CFG_OP_STAG = 3'd1;
+localparam [2:0] CFG_OP_POST = 3'd2;
+localparam [2:0] CFG_OP_MSN = 3'd3;
+
+// ------------------------------------------------------------ STag entry
+// cfg_data of an STag write (cfg_op 1; cfg_index is the STag's index
+// STag[31:8] mod STAG_COUNT). Producer: software. Consumer: mpa_rx_ddp.
+localparam STAG_VALID = 0;
+localparam STAG_STAG = 32;
+localparam STAG_STAG_W = 32;
+localparam STAG_STREAM = 64;
+localparam STAG_STREAM_W = 12;
+localparam STAG_BASE = 128;
+localparam STAG_BASE_W = 64;
+localparam STAG_LEN = 192;
+localparam STAG_LEN_W = 64;
+
+// ------------------------------------------------------------ receive buffer
+// cfg_data of a post (cfg_op 2; cfg_index is the context slot): the buffer
+// for MSN on queue QN, at MSN mod RQ_DEPTH of the queue. Producer:
+// software. Consumer: mpa_rx_ddp.
+localparam RBUF_QN = 0;
+localparam RBUF_QN_W = 2;
+localparam RBUF_VALID = 2;
+localparam RBUF_MSN = 32;
+localparam RBUF_MSN_W = 32;
+localparam RBUF_STREAM = 64;
+localparam RBUF_STREAM_W = 12;
+localparam RBUF_BASE = 128;
+localparam RBUF_BASE_W = 64;
+localparam RBUF_LEN = 192;
+localparam RBUF_LEN_W = 32;
+
+// ------------------------------------------------------------ queue MSN
+// cfg_data of a current-MSN write (cfg_op 3; cfg_index is the context
+// slot). Producer: software. Consumer: mpa_rx_ddp.
+localparam QMSN_QN = 0;
+localparam QMSN_QN_W = 2;
+localparam QMSN_MSN = 32;
+localparam QMSN_MSN_W = 32;
+
+// ------------------------------------------------------------ frame class
+// The parser's frame class (mpa_rx_parse f_class) and the drop codes
+// (f_drop, the DROP event's code; 0 is a bad FCS or a frame longer than
+// the frame FIFO, decided at the ingress).
+localparam [1:0] CLASS_OK = 2'd0;
+localparam [1:0] CLASS_NOT_TCP = 2'd1;
+localparam [1:0] CLASS_DROP = 2'd2;
+localparam [1:0] DROP_FCS = 2'd0;
+localparam [1:0] DROP_MALFORMED = 2'd1;
+localparam [1:0] DROP_IP_CSUM = 2'd2;
+localparam [1:0] DROP_TCP_CSUM = 2'd3;
+
+// ------------------------------------------------------------ frame record, parser part
+// One per frame, queued at the parser's f_valid. Producer: mpa_rx_parse
+// (through mpa_rx). Consumer: mpa_rx_verdict (through mpa_rx_frame's queue).
+localparam FRP_W = 60;
+localparam FRP_CLASS = 0;
+localparam FRP_CLASS_W = 2;
+localparam FRP_DROP = 2;
+localparam FRP_DROP_W = 2;
+localparam FRP_SEQ = 4;
+localparam FRP_SEQ_W = 32;
+localparam FRP_FLAGS = 36;
+localparam FRP_FLAGS_W = 8;
+localparam FRP_PLEN = 44;
+localparam FRP_PLEN_W = 16;
+
+// ------------------------------------------------------------ frame record, lookup part
+// One per frame, queued three cycles after its last beat: the lookup's
+// result, the ingress's beat count and oversize flag, the payload's frame
+// offset. The context index is the last field, IDX_BITS wide: the record
+// is FRL_IDX + IDX_BITS bits. Producer: mpa_rx_frame. Consumer:
+// mpa_rx_verdict.
+localparam FRL_MATCH = 0;
+localparam FRL_OVER = 1;
+localparam FRL_BEATS = 2;
+localparam FRL_BEATS_W = 16;
+localparam FRL_P0 = 18;
+localparam FRL_P0_W = 16;
+localparam FRL_STREAM = 34;
+localparam FRL_STREAM_W = 12;
+localparam FRL_DDP_VER = 46;
+localparam FRL_DDP_VER_W = 2;
+localparam FRL_MARKERS = 48;
+localparam FRL_MPH = 49;           // SeqStart mod 512
+localparam FRL_MPH_W = 9;
+localparam FRL_IDX = 58;
+
+// ------------------------------------------------------------ summary word
+// The walker's summary of a frame as the verdict's summary queue holds it.
+// Producer: mpa_rx_walk's sum_* outputs (through mpa_rx). Consumer:
+// mpa_rx_verdict.
+localparam SUM_W = 38;
+localparam SUM_WHOLE = 0;
+localparam SUM_SMALL = 1;
+localparam SUM_GRID = 2;
+localparam SUM_CHECKS = 3;         // every CRC and marker check passed
+localparam SUM_FIRST_MARKER = 4;
+localparam SUM_ANY_L = 5;
+localparam SUM_NREC = 6;
+localparam SUM_NREC_W = 16;
+localparam SUM_NRFC = 22;
+localparam SUM_NRFC_W = 8;
+localparam SUM_NDRAFT = 30;
+localparam SUM_NDRAFT_W = 8;
+
+// ------------------------------------------------------------ walker record and summary ports
+// (the walker's section: mpa_rx_walk's rec_* and sum_* ports)
+
+// ------------------------------------------------------------ DDP header
+// The walker record's DDP control octet (rec_ctrl) and header words
+// (rec_hdr: ULPDU octets 2 to 17, octet 2 in the top byte). Producer:
+// mpa_rx_walk. Consumer: mpa_rx_ddp.
+localparam DDPC_DV = 0;
+localparam DDPC_DV_W = 2;
+localparam DDPC_L = 6;
+localparam DDPC_T = 7;
+localparam DDPH_STAG = 96;         // tagged
+localparam DDPH_STAG_W = 32;
+localparam DDPH_TO = 32;           // tagged
+localparam DDPH_TO_W = 64;
+localparam DDPH_QN = 64;           // untagged
+localparam DDPH_QN_W = 32;
+localparam DDPH_MSN = 32;          // untagged
+localparam DDPH_MSN_W = 32;
+localparam DDPH_MO = 0;            // untagged
+localparam DDPH_MO_W = 32;
+
+// ------------------------------------------------------------ verdict record
+// One per frame, in the verdict queue. The context index is the last field,
+// IDX_BITS wide: the record is VQ_IDX + IDX_BITS bits. Producer:
+// mpa_rx_verdict. Consumer: mpa_rx_ddp.
+localparam VQ_VERDICT = 0;
+localparam VQ_VERDICT_W = 2;
+localparam VQ_REASON = 2;
+localparam VQ_REASON_W = 4;
+localparam VQ_DROP = 6;
+localparam VQ_DROP_W = 2;
+localparam VQ_SEQ = 8;
+localparam VQ_SEQ_W = 32;
+localparam VQ_END = 40;            // seq + payload length
+localparam VQ_END_W = 32;
+localparam VQ_PLEN = 72;
+localparam VQ_PLEN_W = 16;
+localparam VQ_BEATS = 88;          // beats stored in the frame FIFO
+localparam VQ_BEATS_W = 16;
+localparam VQ_ADV = 104;           // rcv_nxt after the frame
+localparam VQ_ADV_W = 32;
+localparam VQ_INORDER = 136;
+localparam VQ_NREC = 137;          // walker records
+localparam VQ_NREC_W = 16;
+localparam VQ_STREAM = 153;
+localparam VQ_STREAM_W = 12;
+localparam VQ_DDP_VER = 165;
+localparam VQ_DDP_VER_W = 2;
+localparam VQ_MARKERS = 167;
+localparam VQ_MPH = 168;           // frame octet offset of a marker position, mod 512
+localparam VQ_MPH_W = 9;
+localparam VQ_P0 = 177;            // frame octet offset of the TCP payload
+localparam VQ_P0_W = 16;
+localparam VQ_NRFC = 193;
+localparam VQ_NRFC_W = 8;
+localparam VQ_NDRAFT = 201;
+localparam VQ_NDRAFT_W = 8;
+localparam VQ_IDX = 209;
+
+// ------------------------------------------------------------ token
+// One per frame, from E1 to E2 when E1 is done with it. Producer:
+// mpa_rx_ddp. Consumer: mpa_rx_place.
+localparam TOK_W = 38;
+localparam TOK_VERDICT = 0;
+localparam TOK_VERDICT_W = 2;
+localparam TOK_REASON = 2;
+localparam TOK_REASON_W = 4;
+localparam TOK_BEATS = 6;
+localparam TOK_BEATS_W = 16;
+localparam TOK_NDESC = 22;         // placement descriptors of a PLACE frame (else undefined)
+localparam TOK_NDESC_W = 16;
+
+// ------------------------------------------------------------ placement descriptor
+// One per FPDU placed with a payload. Producer: mpa_rx_ddp. Consumer:
+// mpa_rx_place.
+localparam DESC_W = 106;
+localparam DESC_ADDR = 0;          // host address of the first payload octet
+localparam DESC_ADDR_W = 64;
+localparam DESC_LEN = 64;          // payload octets
+localparam DESC_LEN_W = 16;
+localparam DESC_OFF = 80;          // frame offset of the first payload octet
+localparam DESC_OFF_W = 16;
+localparam DESC_MPH = 96;          // frame octet offset of a marker position, mod 512
+localparam DESC_MPH_W = 9;
+localparam DESC_MARKERS = 105;
+
+// ------------------------------------------------------------ events
+// One m_evt lane (docs/design.md section 4). Producer: mpa_rx_ddp.
+// Consumer: software. Fields by kind: VERDICT, DROP, ADVANCED, CONSUMED
+// use SEQ, END, LEN, VERDICT (VERDICT) or DROP (DROP), REASON (VERDICT),
+// NRFC and NDRAFT (ADVANCED, CONSUMED); PLACED, DDP_ERROR, DELIVERED use
+// SEQ (of the ULPDU_Length field), KEY (STag or MSN), LEN (ULPDU_Length),
+// CTRL, DDP_KIND (DDP_ERROR), QN (untagged).
+localparam EVT_W = 128;
+localparam EVT_KEEP_W = 16;
+localparam EVT_KIND = 124;
+localparam EVT_KIND_W = 4;
+localparam EVT_IDX = 112;
+localparam EVT_IDX_W = 12;
+localparam EVT_SEQ = 80;
+localparam EVT_SEQ_W = 32;
+localparam EVT_END = 48;
+localparam EVT_END_W = 32;
+localparam EVT_KEY = 48;
+localparam EVT_KEY_W = 32;
+localparam EVT_LEN = 32;
+localparam EVT_LEN_W = 16;
+localparam EVT_VERDICT = 28;
+localparam EVT_VERDICT_W = 2;
+localparam EVT_DROP = 28;
+localparam EVT_DROP_W = 2;
+localparam EVT_REASON = 24;
+localparam EVT_REASON_W = 4;
+localparam EVT_NRFC = 16;
+localparam EVT_NRFC_W = 8;
+localparam EVT_NDRAFT = 8;
+localparam EVT_NDRAFT_W = 8;
+localparam EVT_CTRL = 24;
+localparam EVT_CTRL_W = 8;
+localparam EVT_DDP_KIND = 20;
+localparam EVT_DDP_KIND_W = 4;
+localparam EVT_QN = 18;
+localparam EVT_QN_W = 2;
+// kinds
+localparam [3:0] EVT_KIND_PLACED = 4'd1;
+localparam [3:0] EVT_KIND_DDP_ERROR = 4'd2;
+localparam [3:0] EVT_KIND_DELIVERED = 4'd3;
+localparam [3:0] EVT_KIND_DROP = 4'd4;
+localparam [3:0] EVT_KIND_ADVANCED = 4'd5;
+localparam [3:0] EVT_KIND_CONSUMED = 4'd6;
+localparam [3:0] EVT_KIND_VERDICT = 4'd7;
+// verdicts (VERDICT event, verdict record, token)
+localparam [1:0] VERDICT_PLACE = 2'd0;
+localparam [1:0] VERDICT_EXC = 2'd1;
+localparam [1:0] VERDICT_DROP = 2'd2;
+localparam [1:0] VERDICT_IGNORE = 2'd3;
+// exception reasons (VERDICT event, m_exc_axis_tuser)
+localparam [3:0] REASON_NONE = 4'd0;
+localparam [3:0] REASON_NOT_TCP = 4'd1;
+localparam [3:0] REASON_NO_CONN = 4'd2;
+localparam [3:0] REASON_NOT_FULL = 4'd3;
+localparam [3:0] REASON_FLAGS = 4'd4;
+localparam [3:0] REASON_SW_OWNED = 4'd5;
+localparam [3:0] REASON_UNALIGNED = 4'd6;
+localparam [3:0] REASON_OOO = 4'd7;
+localparam [3:0] REASON_RANGES_FULL = 4'd8;
+localparam [3:0] REASON_MPA_CHECK = 4'd9;
+// DDP error kinds (DDP_ERROR event; golden/ddp Kind)
+localparam [3:0] DDP_KIND_SHORT = 4'd1;
+localparam [3:0] DDP_KIND_INV_STAG = 4'd2;
+localparam [3:0] DDP_KIND_BOUNDS = 4'd3;
+localparam [3:0] DDP_KIND_NOT_ASSOC = 4'd4;
+localparam [3:0] DDP_KIND_TO_WRAP = 4'd5;
+localparam [3:0] DDP_KIND_T_VERSION = 4'd6;
+localparam [3:0] DDP_KIND_INV_QN = 4'd7;
+localparam [3:0] DDP_KIND_NO_BUF = 4'd8;
+localparam [3:0] DDP_KIND_MSN_RANGE = 4'd9;
+localparam [3:0] DDP_KIND_INV_MO = 4'd10;
+localparam [3:0] DDP_KIND_TOO_LONG = 4'd11;
+localparam [3:0] DDP_KIND_U_VERSION = 4'd12;
 
 /* verilator lint_on UNUSEDPARAM */

@@ -66,12 +66,36 @@ module mpa_rx_parse #(
 
     // per frame, L_PARSE cycles after its last beat
     output reg                      f_valid,
-    output reg  [1:0]               f_class,    // 0 OK, 1 NOT_TCP, 2 DROP
-    output reg  [1:0]               f_drop,     // DROP: 1 malformed, 2 IPv4 checksum, 3 TCP checksum
+    output reg  [1:0]               f_class,    // CLASS_* (mpa_rx_fields.vh): OK, NOT_TCP, DROP
+    output reg  [1:0]               f_drop,     // DROP: DROP_MALFORMED, DROP_IP_CSUM, DROP_TCP_CSUM
     output reg  [31:0]              f_seq,
     output reg  [7:0]               f_flags,
     output reg  [15:0]              f_plen      // TCP payload octets
 );
+
+`include "mpa_rx_fields.vh"
+
+generate
+if (!(DATA_WIDTH == 64 || DATA_WIDTH == 128 || DATA_WIDTH == 256 || DATA_WIDTH == 512)) begin : g_bad_data_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_parse: DATA_WIDTH %0d is not supported (64, 128, 256 or 512)", DATA_WIDTH);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_parse_DATA_WIDTH_must_be_64_128_256_or_512 param_error ();
+end
+if (KEEP_WIDTH * 8 != DATA_WIDTH) begin : g_bad_keep_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_parse: KEEP_WIDTH %0d is not DATA_WIDTH / 8", KEEP_WIDTH);
+        $finish;
+    end
+`endif
+    mpa_rx_parse_KEEP_WIDTH_must_be_DATA_WIDTH_over_8 param_error ();
+end
+endgenerate
 
 localparam KEEP = KEEP_WIDTH;
 localparam WPB = DATA_WIDTH / 32;
@@ -598,7 +622,7 @@ always @(posedge clk) begin
 end
 
 reg        r6_end, r6_pre, r6_other, r6_bad_tcp;
-reg [1:0]  r6_cls, r6_drop;
+reg [1:0]  r6_cls, r6_drop;   // CLASS_*, DROP_* (mpa_rx_fields.vh)
 reg [18:0] r6_ps;
 reg [31:0] r6_seq;
 reg [7:0]  r6_flags;
@@ -606,13 +630,13 @@ reg [15:0] r6_plen;
 always @(posedge clk) begin
     r6_end <= r5_end;
     r6_pre <= 1'b1;
-    r6_cls <= 2'd2; r6_drop <= 2'd1;
+    r6_cls <= CLASS_DROP; r6_drop <= DROP_MALFORMED;
     if (r5_short) begin
-        r6_cls <= 2'd2; r6_drop <= 2'd1;
+        r6_cls <= CLASS_DROP; r6_drop <= DROP_MALFORMED;
     end else if (r5_nonip) begin
         // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
         if (!r5_shorttag) begin
-            r6_cls <= 2'd1; r6_drop <= 2'd0;
+            r6_cls <= CLASS_NOT_TCP; r6_drop <= DROP_FCS;
         end
     end else if (!r5_badip)
         r6_pre <= 1'b0;
@@ -623,23 +647,31 @@ always @(posedge clk) begin
         r6_end <= 1'b0;
 end
 
-// The frame record waits in a delay line for its checksums: D cycles from
-// R6 (cycle a+6) to the class stage (cycle a+TL+7); the pseudo-header sum
-// is tapped from slot TL-3 (cycle a+TL+4, with the frame's running sums).
-localparam D = TL + 1;
-localparam RW = 1 + 1 + 2 + 2 + 1 + 1 + 19 + 32 + 8 + 16;
-/* verilator lint_off UNUSEDSIGNAL */
-reg [D*RW-1:0] dly;
-/* verilator lint_on UNUSEDSIGNAL */
-always @(posedge clk) begin
-    dly <= {dly[(D-1)*RW-1:0],
-            r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen};
-    if (rst) begin
-        dly <= {D*RW{1'b0}};
-    end
-end
-wire [18:0]   ps_now = dly[(TL-3)*RW + 56 +: 19];   // cycle a+TL+4
-wire [RW-1:0] q_cls  = dly[(D-1)*RW +: RW];         // cycle a+TL+7
+// The frame record waits in a delay line for its checksums: TL + 1 cycles
+// from R6 (cycle a+6) to the class stage (cycle a+TL+7); the
+// pseudo-header sum is tapped after TL - 2 of them (cycle a+TL+4, with the
+// frame's running sums).
+localparam Q_PLEN = 0;
+localparam Q_FLAGS = Q_PLEN + 16;
+localparam Q_SEQ = Q_FLAGS + 8;
+localparam Q_PS = Q_SEQ + 32;
+localparam Q_BAD_TCP = Q_PS + 19;
+localparam Q_OTHER = Q_BAD_TCP + 1;
+localparam Q_DROP = Q_OTHER + 1;
+localparam Q_CLS = Q_DROP + 2;
+localparam Q_PRE = Q_CLS + 2;
+localparam Q_END = Q_PRE + 1;
+localparam RW = Q_END + 1;
+wire [RW-1:0] q_ps, q_cls;
+mpa_rx_delay #(.WIDTH(RW), .DEPTH(TL - 2)) cls_line0 (
+    .clk(clk), .rst(rst),
+    .in_data({r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen}),
+    .out_data(q_ps)
+);
+mpa_rx_delay #(.WIDTH(RW), .DEPTH(3)) cls_line1 (
+    .clk(clk), .rst(rst), .in_data(q_ps), .out_data(q_cls)
+);
+wire [18:0] ps_now = q_ps[Q_PS +: 19];   // cycle a+TL+4
 
 // X1 (cycle a+TL+4, the cycle after the last beat's running sums): TCP sum
 // plus pseudo-header. X2, X3: folds and the compares.
@@ -660,23 +692,23 @@ end
 
 // class (cycle a+TL+7); f_valid in cycle a+TL+8
 always @(posedge clk) begin
-    f_valid <= q_cls[RW-1];
-    f_seq <= q_cls[24 +: 32];
-    f_flags <= q_cls[16 +: 8];
-    f_plen <= q_cls[0 +: 16];
-    if (q_cls[RW-2]) begin
-        f_class <= q_cls[RW-3 -: 2];
-        f_drop <= q_cls[RW-5 -: 2];
+    f_valid <= q_cls[Q_END];
+    f_seq <= q_cls[Q_SEQ +: 32];
+    f_flags <= q_cls[Q_FLAGS +: 8];
+    f_plen <= q_cls[Q_PLEN +: 16];
+    if (q_cls[Q_PRE]) begin
+        f_class <= q_cls[Q_CLS +: 2];
+        f_drop <= q_cls[Q_DROP +: 2];
     end else if (x3_ip_bad) begin
-        f_class <= 2'd2; f_drop <= 2'd2;
-    end else if (q_cls[RW-7]) begin
-        f_class <= 2'd1; f_drop <= 2'd0;
-    end else if (q_cls[RW-8]) begin
-        f_class <= 2'd2; f_drop <= 2'd1;
+        f_class <= CLASS_DROP; f_drop <= DROP_IP_CSUM;
+    end else if (q_cls[Q_OTHER]) begin
+        f_class <= CLASS_NOT_TCP; f_drop <= DROP_FCS;
+    end else if (q_cls[Q_BAD_TCP]) begin
+        f_class <= CLASS_DROP; f_drop <= DROP_MALFORMED;
     end else if (x3_tcp_bad) begin
-        f_class <= 2'd2; f_drop <= 2'd3;
+        f_class <= CLASS_DROP; f_drop <= DROP_TCP_CSUM;
     end else begin
-        f_class <= 2'd0; f_drop <= 2'd0;
+        f_class <= CLASS_OK; f_drop <= DROP_FCS;
     end
     if (rst) begin
         f_valid <= 1'b0; f_class <= 2'd0; f_drop <= 2'd0; f_seq <= 32'd0; f_flags <= 8'd0; f_plen <= 16'd0;

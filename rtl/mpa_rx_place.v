@@ -46,11 +46,11 @@ module mpa_rx_place #(
 
     input  wire                  tok_valid,
     output wire                  tok_ready,
-    input  wire [37:0]           tok_data,    // {ndesc, beats, reason, verdict}
+    input  wire [37:0]           tok_data,    // TOK_* (mpa_rx_fields.vh)
     output wire                  frame_done,  // the end of a frame's egress
     input  wire                  desc_valid,
     output wire                  desc_ready,
-    input  wire [105:0]          desc_data,   // {mk, mph, o_s, n, d}
+    input  wire [105:0]          desc_data,   // DESC_*
 
     input  wire [DATA_WIDTH-1:0] ff_data,
     input  wire [KEEP_WIDTH-1:0] ff_keep,
@@ -71,8 +71,35 @@ module mpa_rx_place #(
     input  wire                  m_host_ready
 );
 
+`include "mpa_rx_fields.vh"
+
+generate
+if (!(DATA_WIDTH == 64 || DATA_WIDTH == 128 || DATA_WIDTH == 256 || DATA_WIDTH == 512)) begin : g_bad_data_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_place: DATA_WIDTH %0d is not supported (64, 128, 256 or 512)", DATA_WIDTH);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_place_DATA_WIDTH_must_be_64_128_256_or_512 param_error ();
+end
+if (KEEP_WIDTH * 8 != DATA_WIDTH) begin : g_bad_keep_width
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_place: KEEP_WIDTH %0d is not DATA_WIDTH / 8", KEEP_WIDTH);
+        $finish;
+    end
+`endif
+    mpa_rx_place_KEEP_WIDTH_must_be_DATA_WIDTH_over_8 param_error ();
+end
+if (TOK_W != 38 || DESC_W != 106) begin : g_bad_record
+    // the port widths above follow mpa_rx_fields.vh
+    mpa_rx_place_port_widths_must_follow_mpa_rx_fields_vh param_error ();
+end
+endgenerate
+
 localparam LK = $clog2(KEEP_WIDTH);
-localparam [1:0] V_PLACE = 2'd0, V_EXC = 2'd1;
 localparam integer KI = KEEP_WIDTH;
 localparam [LK:0] K = KI[LK:0];
 
@@ -119,20 +146,20 @@ endfunction
 // A two-entry skid buffer: t0 is the frame E2 works on, t1 the next one;
 // tok_ready is a register (t1 empty).
 reg        t0_v, t1_v;
-reg [37:0] t0, t1;
+reg [TOK_W-1:0] t0, t1;
 wire       frame_end;       // E2 is done with the frame in t0
 wire       tok_take = tok_valid && !t1_v;
 assign tok_ready = !t1_v;
-wire [37:0] t_next = t1_v ? t1 : tok_data;   // the frame that follows t0
+wire [TOK_W-1:0] t_next = t1_v ? t1 : tok_data;   // the frame that follows t0
 wire        t_next_v = t1_v || tok_take;
 wire        t_load = t_next_v && (!t0_v || frame_end);
 
-wire [1:0]  t_verdict = t0[1:0];
-wire [3:0]  t_reason = t0[5:2];
-wire [15:0] t_beats = t0[21:6];
-wire [15:0] t_ndesc = t0[37:22];
-wire        is_place = t0_v && t_verdict == V_PLACE;
-wire        exc = t0_v && t_verdict == V_EXC;
+wire [1:0]  t_verdict = t0[TOK_VERDICT +: TOK_VERDICT_W];
+wire [3:0]  t_reason = t0[TOK_REASON +: TOK_REASON_W];
+wire [15:0] t_beats = t0[TOK_BEATS +: TOK_BEATS_W];
+wire [15:0] t_ndesc = t0[TOK_NDESC +: TOK_NDESC_W];
+wire        is_place = t0_v && t_verdict == VERDICT_PLACE;
+wire        exc = t0_v && t_verdict == VERDICT_EXC;
 
 // beats of the frame left to read and descriptors left to use, with their
 // tests registered
@@ -148,11 +175,11 @@ reg         d_any, d_more;  // dleft != 0, dleft > 1
 // P (first-payload beat, lane, the marker hole of that beat, marker phases
 // of the beats after it) and A, the active descriptor, with the lane
 // arithmetic of its first beat done.
-wire [63:0] q_d = desc_data[63:0];
-wire [15:0] q_n = desc_data[79:64];
-wire [15:0] q_os = desc_data[95:80];
-wire [8:0]  q_mph = desc_data[104:96];
-wire        q_mk = desc_data[105];
+wire [63:0] q_d = desc_data[DESC_ADDR +: DESC_ADDR_W];
+wire [15:0] q_n = desc_data[DESC_LEN +: DESC_LEN_W];
+wire [15:0] q_os = desc_data[DESC_OFF +: DESC_OFF_W];
+wire [8:0]  q_mph = desc_data[DESC_MPH +: DESC_MPH_W];
+wire        q_mk = desc_data[DESC_MARKERS];
 
 reg          p_v;
 reg  [63:0]  p_d;
@@ -301,8 +328,8 @@ wire os_hold = a_load ? cnt == p_osb : at_os;
 wire p_load = desc_valid && (!p_v || a_load);
 assign desc_ready = p_load;
 
-wire [15:0] n_beats = t_next[21:6];
-wire [15:0] n_ndesc = t_next[37:22];
+wire [15:0] n_beats = t_next[TOK_BEATS +: TOK_BEATS_W];
+wire [15:0] n_ndesc = t_next[TOK_NDESC +: TOK_NDESC_W];
 always @(posedge clk) begin
     // token
     if (t_load) begin
@@ -438,8 +465,8 @@ always @(posedge clk) begin
     if (rst) begin
         t0_v <= 1'b0;
         t1_v <= 1'b0;
-        t0 <= 38'd0;
-        t1 <= 38'd0;
+        t0 <= {TOK_W{1'b0}};
+        t1 <= {TOK_W{1'b0}};
         cnt <= 16'd0;
         cnt1 <= 16'd1;
         at_os <= 1'b0;

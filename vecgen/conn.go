@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -348,7 +349,7 @@ func (h *Half) Emit(segs []mpa.Segment, mods ...Mod) []int {
 			h.c.g.notOnePer = true
 		}
 		idx[i] = h.emitData(s.Seq, s.Data, mod)
-		if d := int32(s.End() - h.nxt); d > 0 {
+		if tcpseq.Num(h.nxt).Before(tcpseq.Num(s.End())) {
 			h.nxt = s.End()
 		}
 	}

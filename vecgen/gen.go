@@ -1,8 +1,3 @@
-// Package vecgen generates the mparx conformance vectors: named scenarios
-// that build TCP/MPA/DDP traffic deterministically from a seed, serialize it
-// as Ethernet frames with gopacket, and record the setup a receiver needs.
-// The expected results of a vector are computed by running the golden
-// receiver (golden/rx) over the generated frames.
 package vecgen
 
 import (

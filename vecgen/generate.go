@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -100,7 +101,7 @@ func Build(s *Scenario, o Options) *Built {
 // golden receiver.
 func Generate(s *Scenario, o Options) (*Built, error) {
 	b := Build(s, o)
-	recs, bufs, err := vector.RunGolden(&b.Vector.Setup, b.Vector.Frames)
+	recs, bufs, err := replay.Expected(&b.Vector.Setup, b.Vector.Frames)
 	if err != nil {
 		return nil, fmt.Errorf("vecgen: scenario %s: %w", s.Name, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 	"github.com/mparx/mparx/vecgen/vector"
 )
@@ -176,7 +177,7 @@ func checkTshark(t *testing.T, v *vector.Vector, ts map[int]*tsharkFrame) (check
 				continue
 			}
 			tu := p.FourTuple()
-			if tu.Src() != h[0] || tu.Dst() != h[1] || int32(p.Seq-hi.seqStart) < 0 {
+			if tu.Src() != h[0] || tu.Dst() != h[1] || tcpseq.Num(p.Seq).Before(tcpseq.Num(hi.seqStart)) {
 				continue
 			}
 			hi.badBase = p.Seq != hi.seqStart

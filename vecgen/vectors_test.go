@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -85,8 +86,8 @@ func TestCommittedVectorsLoad(t *testing.T) {
 	require.Len(t, vs, len(Scenarios()))
 	var total int64
 	for _, v := range vs {
-		require.NoError(t, v.Check())
-		specs, err := v.Setup.ConnSpecs()
+		require.NoError(t, replay.Check(v))
+		specs, err := replay.ConnSpecs(&v.Setup)
 		require.NoError(t, err)
 		assert.Len(t, specs, len(v.Setup.Conns))
 		for _, f := range v.Frames {

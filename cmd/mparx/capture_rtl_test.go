@@ -16,7 +16,7 @@ import (
 // at both co-simulated widths: the frames go to the hardware as the wire
 // carried them (checksums completed), the learned setup gives it receive
 // buffers, its host writes are checked octet by octet against the hardware
-// model (rxtop), and together with software it reports exactly what the
+// model (cosim/rx), and together with software it reports exactly what the
 // golden engine does, ULPDUs of both directions included.
 func TestReplayRTLSharedCapture(t *testing.T) {
 	golden, _ := replayJSON(t, sharedCapture)

@@ -8,13 +8,13 @@ import (
 	"os"
 	"sort"
 
-	"github.com/mparx/mparx/cosim/rxlock"
-	"github.com/mparx/mparx/cosim/rxtop"
+	cosimrx "github.com/mparx/mparx/cosim/rx"
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -24,24 +24,24 @@ import (
 // engine_nortl.go stands in.
 
 // rtlWidths are the DATA_WIDTHs of the RTL engine.
-var rtlWidths = rxtop.Widths
+var rtlWidths = cosimrx.Widths
 
 // checkRTL runs a vector through the RTL for `mparx run`: frame by frame
-// beside the hardware model with the software slow path (rxtop.Run), then
+// beside the hardware model with the software slow path (cosimrx.Run), then
 // in lockstep with the cycle model.
 func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
-	rep, err := rxtop.Run(v, width)
+	rep, err := cosimrx.Run(v, width)
 	res := rtlResult{hw: rep.Placed, sw: rep.Exceptions, writes: rep.Writes}
 	if err != nil {
 		return res, err
 	}
-	lock, err := rxlock.Run(v, rxlock.Options{Width: width, Pattern: cycle.NoStall, Seed: 1})
+	lock, err := cosimrx.RunLockstep(v, cosimrx.LockstepOptions{Width: width, Pattern: cycle.NoStall, Seed: 1})
 	res.cycles, res.beats = lock.Cycles, lock.Beats
 	return res, err
 }
 
 // replayRTL replays a pcap or a vector directory through the RTL receiver
-// (rxtop.RunSystem: the RTL beside the hardware model, with the software
+// (cosimrx.RunSystem: the RTL beside the hardware model, with the software
 // slow path) and prints what hardware and software reported together, in
 // the same forms as the golden engine. A bare capture's frames are given
 // to the hardware as the wire carried them (checksums completed where the
@@ -51,7 +51,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 		sys    *fastpath.System
 		frames [][]byte
 		v      *vector.Vector
-		hooks  rxtop.Hooks
+		hooks  cosimrx.Hooks
 		notes  []string
 	)
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -59,7 +59,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		if sys, err = v.Setup.NewFastpathTables(rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth); err != nil {
+		if sys, err = replay.NewSystem(&v.Setup, cosimrx.Slots, cosimrx.STagSlots, cosimrx.RQDepth); err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
@@ -75,14 +75,14 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 		frames, hosts = wireFrames(frames, o.checksums)
 		notes = checksumNotes(o.checksums, hosts, true)
 		sys = fastpath.NewSystemConfig(ddp.NewMemory(), o.rxConfig())
-		sys.HW.Slots, sys.STagSlots, sys.RQDepth = rxtop.Slots, rxtop.STagSlots, rxtop.RQDepth
+		sys.HW.Slots, sys.STagSlots, sys.RQDepth = cosimrx.Slots, cosimrx.STagSlots, cosimrx.RQDepth
 		if o.learn {
 			setup := learn.Learn(frames, o.rxConfig())
-			hooks.Before = func(i int, e rxtop.Engines) error { return setup.Apply(i, e.Sys, e.Sys.SW.Stream) }
+			hooks.Before = func(i int, e cosimrx.Engines) error { return setup.Apply(i, e.Sys, e.Sys.SW.Stream) }
 			notes = append(notes, setup.Summary())
 		}
 	}
-	rep, err := rxtop.RunSystem(sys, frames, width, hooks)
+	rep, err := cosimrx.RunSystem(sys, frames, width, hooks)
 	if err != nil {
 		fmt.Fprintf(stderr, "mparx: rtl: %v\n", err)
 		return 1
@@ -93,7 +93,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Frame < evs[j].Frame })
 	var recs []vector.Record
 	for i := range evs {
-		recs = append(recs, vector.EventRecord(&evs[i]))
+		recs = append(recs, replay.EventRecord(&evs[i]))
 	}
 	if v != nil {
 		bufs := v.Setup.Buffers()

@@ -39,7 +39,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -49,6 +48,7 @@ import (
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -96,11 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case *engine == "rtl" && rtlWidths == nil:
-		fmt.Fprintln(stderr, errNoRTL)
-		return 2
-	case *engine == "rtl" && !slices.Contains(rtlWidths, *width):
-		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
+	case *engine == "rtl" && !rtlUsable(*width, stderr):
 		return 2
 	case *engine == "rtl":
 		return replayRTL(fs.Arg(0), *width, *jsonOut, copts, stdout, stderr)
@@ -109,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var recs []vector.Record
-	onEvent := func(e *rx.Event) { recs = append(recs, vector.EventRecord(e)) }
+	onEvent := func(e *rx.Event) { recs = append(recs, replay.EventRecord(e)) }
 	var r *rx.Receiver
 	var notes []string
 	path := fs.Arg(0)
@@ -122,7 +118,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
 		}
-		g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: onEvent})
+		g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: onEvent})
 		if err != nil {
 			fmt.Fprintf(stderr, "mparx: %v\n", err)
 			return 2
@@ -211,7 +207,7 @@ func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
 		}
 		errc := "-"
 		if h.ErrorCode != 0 {
-			errc = fmt.Sprint(h.ErrorCode)
+			errc = fmt.Sprintf("%d", h.ErrorCode)
 		}
 		rev, irdord, rtr := startupCols(h)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v\t%v\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Tuple, role, h.State,
@@ -234,7 +230,7 @@ func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
 func startupCols(h rx.HalfSummary) (rev, irdord, rtr string) {
 	rev, irdord, rtr = "-", "-", "-"
 	n := h.Startup
-	if h.State == "idle" || h.State == "startup" || h.State == "wait-peer" || (n == mpa.Negotiated{}) {
+	if h.State == rx.StateIdle || h.State == rx.StateStartup || h.State == rx.StateWaitPeer || (n == mpa.Negotiated{}) {
 		return
 	}
 	rev = fmt.Sprint(n.Rev)

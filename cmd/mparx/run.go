@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -48,11 +49,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	case *engine != "golden" && *engine != "rtl":
 		fmt.Fprintf(stderr, "mparx: unknown engine %q\n", *engine)
 		return 2
-	case *engine == "rtl" && rtlWidths == nil:
-		fmt.Fprintln(stderr, errNoRTL)
-		return 2
-	case *engine == "rtl" && !slices.Contains(rtlWidths, *width):
-		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", *width, rtlWidths)
+	case *engine == "rtl" && !rtlUsable(*width, stderr):
 		return 2
 	}
 	dirs, err := vector.Dirs(dir)
@@ -93,7 +90,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		start := time.Now()
 		result := "pass"
 		hw, sw, writes, cycles, util := "-", "-", "-", "-", "-"
-		err = v.Check()
+		err = replay.Check(v)
 		if err == nil && *engine == "rtl" {
 			var res rtlResult
 			res, err = checkRTL(v, *width)
@@ -127,4 +124,18 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// rtlUsable reports whether the RTL engine runs at width; when it does not,
+// it says why on stderr.
+func rtlUsable(width int, stderr io.Writer) bool {
+	switch {
+	case rtlWidths == nil:
+		fmt.Fprintln(stderr, errNoRTL)
+	case !slices.Contains(rtlWidths, width):
+		fmt.Fprintf(stderr, "mparx: no RTL variant of width %d (have %v)\n", width, rtlWidths)
+	default:
+		return true
+	}
+	return false
 }

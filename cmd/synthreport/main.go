@@ -2,8 +2,7 @@
 // synth-fast` (docs/synth.md): per block and data width the xc7 cell
 // counts and LUT levels (from lutdepth's results), the HX8K post-route
 // fmax of the 64-bit blocks (from nextpnr-ice40's logs), the line rate
-// each implies, and beside them the figures issue 12 quotes for this RTL
-// before pipelining and for the timing anchors, as quoted facts.
+// each implies, and the figures of the timing anchors as quoted facts.
 //
 // Usage:
 //
@@ -174,21 +173,6 @@ func pnrLog(path string) (fmax float64, nofit string) {
 	return fmax, ""
 }
 
-// quoted are the figures issue 12 gives for this RTL before pipelining
-// (LUT levels at 64 and 512 bits, HX8K MHz at 64), measured with the same
-// method: quoted, not recomputed.
-var quoted = map[string]struct {
-	lv64, lv512 string
-	hx8k        string
-}{
-	"mpa_rx_parse": {"34", "107", "14.4"},
-	"mpa_rx_walk":  {"11", "79", "36.2"},
-	"mpa_rx_place": {"16", "25", "24.3"},
-	"mpa_rx_ddp":   {"10", "", "31.4"},
-	"mpa_rx":       {"33", "107", "does not fit"},
-	"crc32c":       {"2", "2", "156.5"},
-}
-
 // Per-level delay on a 7-series part, LUT and routing (TOOLING.md).
 const nsPerLevelLo, nsPerLevelHi = 0.4, 0.6
 
@@ -199,26 +183,15 @@ const fewLevels = 3
 func write(w io.Writer, rows []row) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
-	p("| block | width | LUT | FF | BRAM18 | LUTRAM+SRL | LUT levels | path class | carry on path | HX8K MHz | HX8K Gb/s | 7-series est. MHz | 7-series est. Gb/s | issue 12 before: levels / HX8K | Yosys wall / CPU s (MB) |\n")
-	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	p("| block | width | LUT | FF | BRAM18 | LUTRAM+SRL | LUT levels | path class | carry on path | HX8K MHz | HX8K Gb/s | 7-series est. MHz | 7-series est. Gb/s | Yosys wall / CPU s (MB) |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		q := quoted[r.block]
-		issue := ""
-		switch r.width {
-		case 64:
-			issue = q.lv64
-			if q.hx8k != "" {
-				issue += " / " + q.hx8k
-			}
-		case 512:
-			issue = q.lv512
-		}
 		ys := "-"
 		if r.cpu > 0 || r.wall > 0 {
 			ys = fmt.Sprintf("%.0f / %.0f (%.0f)", r.wall, r.cpu, r.memMB)
 		}
 		if r.depth == nil {
-			p("| %s | %d | %s | | | | | | | | | | | %s | %s |\n", r.block, r.width, "not run: "+r.fail, issue, ys)
+			p("| %s | %d | %s | | | | | | | | | | | %s |\n", r.block, r.width, "not run: "+r.fail, ys)
 			continue
 		}
 		d := r.depth
@@ -242,9 +215,9 @@ func write(w io.Writer, rows []row) error {
 				estg += " *"
 			}
 		}
-		p("| %s | %d | %d | %d | %d | %d | **%d** | %s->%s | %d | %s | %s | %s | %s | %s | %s |\n",
+		p("| %s | %d | %d | %d | %d | %d | **%d** | %s->%s | %d | %s | %s | %s | %s | %s |\n",
 			r.block, r.width, c.LUT, c.FF, bram, c.LUTRAM+c.SRL, d.Levels, d.Path.Class.From, d.Path.Class.To,
-			d.Path.Carry, hx, hxg, est, estg, issue, ys)
+			d.Path.Carry, hx, hxg, est, estg, ys)
 	}
 	p("\n")
 	p("Longest paths (end <- start: named nets on the way):\n\n")
@@ -263,11 +236,11 @@ func write(w io.Writer, rows []row) error {
 	p("an upper bound (the anchors close 6 levels at 156-250 MHz, the formula says 278-417). * %d levels or fewer: the\n", fewLevels)
 	p("registers and the clock network dominate, the figure is not reachable.\n")
 	p("\n")
-	p("Quoted facts (issue 12 and TOOLING.md, measured with the same method and tools; not recomputed here):\n")
+	p("Quoted facts (TOOLING.md, measured with the same method and tools; not recomputed here):\n")
 	p("- verilog-ethernet, 64 bits, 156.25 MHz (10G) in silicon: axis_xgmii_rx_64 6 levels, HX8K 66.5 MHz;\n")
 	p("  axis_baser_rx_64 5, 74.3; eth_mac_10g 6, 63.5; ip_eth_rx_64 6, 75.9; udp_ip_rx_64 5, 112.2; eth_axis_rx 2, 148.1.\n")
 	p("- corundum at 512 bits, 250 MHz on UltraScale+ (100G): rx_checksum 3 levels, rx_hash 3; HX8K 76.5-93.3 MHz (64-bit builds).\n")
-	p("- goals (issue 12): at most 6 LUT levels on every block and width (4 at 512 bits beyond that); HX8K >= 66 MHz for\n")
+	p("- goals: at most 6 LUT levels on every block and width (4 at 512 bits beyond that); HX8K >= 66 MHz for\n")
 	p("  every 64-bit block (aim 100). 10G needs 156.25 MHz at 64 bits, 100G 250 MHz at 512 bits (about 128 Gb/s raw).\n")
 	return bw.Flush()
 }

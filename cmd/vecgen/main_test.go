@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/vecgen"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -36,7 +37,7 @@ func TestGenOneScenarioDeterministic(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, va, vb)
 		assert.Equal(t, uint64(7), va.Setup.Seed)
-		require.NoError(t, va.Check())
+		require.NoError(t, replay.Check(va))
 	}
 }
 

@@ -11,11 +11,10 @@ import (
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
-	"github.com/mparx/mparx/vecgen/vector"
 )
 
 // DUT is a receiver the bench drives cycle by cycle: the model alone
-// (ModelDUT) or the RTL in lockstep with the model (cosim/rxlock).
+// (ModelDUT) or the RTL in lockstep with the model (cosim/rx).
 type DUT interface {
 	// Push queues a frame on s_axis, presented after gap idle cycles;
 	// fcsBad sets tuser on its last beat.
@@ -195,7 +194,29 @@ func (b *Bench) drain(d DUT) error {
 	return nil
 }
 
-// Run runs vector v through d and checks: every frame decided as
+// Workload is what Bench.Run drives through a DUT: frames, and the golden
+// models set up for them (connections, STags, receive buffers) in their
+// initial state.
+type Workload struct {
+	Name   string
+	Frames [][]byte
+	// System decides each frame as the hardware and software do together;
+	// its tables have the sizes of the bench's Options (Slots, STagCount,
+	// RQDepth).
+	System *fastpath.System
+	// Golden is the golden receiver alone (Config.Digests set, no
+	// OnEvent) and Memory the host memory its placer writes.
+	Golden *rx.Receiver
+	Memory *ddp.Memory
+	// Buffers are the ranges of host memory whose final contents the
+	// hardware and software must leave as the golden receiver does.
+	Buffers []Buffer
+}
+
+// Buffer is a range of host memory.
+type Buffer struct{ Addr, Len uint64 }
+
+// Run runs workload w through d and checks: every frame decided as
 // fastpath.System decides it (verdict, reason, events with their fields),
 // exception frames octet for octet, host writes exactly the §5.4 split of
 // the hardware's placements, and the union of hardware and software equal
@@ -203,18 +224,10 @@ func (b *Bench) drain(d DUT) error {
 // configuration writes are made when the DUT is idle after the frame that
 // causes them (frames after it wait), so that the model and the golden
 // system see the same order of frames and writes.
-func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
+func (b *Bench) Run(w Workload, d DUT) (Report, error) {
 	start := time.Now()
-	rep := Report{Vector: v.Setup.Name}
-	sys, err := v.Setup.NewFastpathTables(b.opt.Slots, b.opt.STagCount, b.opt.RQDepth)
-	if err != nil {
-		return rep, err
-	}
-	var golden []rx.Event
-	g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
-	if err != nil {
-		return rep, err
-	}
+	rep := Report{Vector: w.Name}
+	sys := w.System
 	// Software's writes to the hardware's tables (the setup's STags and
 	// receive buffers first) go to the configuration port when the DUT is
 	// idle.
@@ -227,7 +240,7 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 			return err
 		}
 		for _, o := range ops {
-			op, index, data := b.encodeOp(o)
+			op, index, data := EncodeOp(o, b.opt.Slots, b.opt.STagCount)
 			if err := d.Config(op, index, data); err != nil {
 				return err
 			}
@@ -240,8 +253,8 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	rng := rand.New(rand.NewPCG(b.opt.Seed, 0xf4a3e))
 	b.rng = rand.New(rand.NewPCG(b.opt.Seed, 0x0c0f1))
 	used := map[int]bool{}
-	for _, f := range v.Frames {
-		if fl := ParseFields(f.Data); fl.Defined {
+	for _, f := range w.Frames {
+		if fl := ParseFields(f); fl.Defined {
 			used[fastpath.Index(fl.Tuple, b.opt.Slots)] = true
 		}
 	}
@@ -261,7 +274,7 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	mem := sys.HWPlacer.Memory()
 	over := map[int]bool{}
 	for i := 0; i < b.opt.Oversize; i++ {
-		over[rng.IntN(len(v.Frames))] = true
+		over[rng.IntN(len(w.Frames))] = true
 	}
 	depth := b.opt.FIFODepth
 	if depth == 0 {
@@ -271,7 +284,7 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 		}
 		depth = DefaultFIFODepth(b.opt.Lanes*8, mf)
 	}
-	for fi, f := range v.Frames {
+	for fi, f := range w.Frames {
 		if over[fi] {
 			big := make([]byte, (depth+100)*b.opt.Lanes)
 			big[12], big[13] = 0x08, 0x06
@@ -279,20 +292,20 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 			d.Push(big, gap(), false)
 		}
 		if rng.Float64() < b.opt.FCSBad {
-			exp = append(exp, expect{frame: f.Data, fcsBad: true})
-			d.Push(f.Data, gap(), true)
+			exp = append(exp, expect{frame: f, fcsBad: true})
+			d.Push(f, gap(), true)
 		}
-		g.Receiver.Frame(f.Data)
+		w.Golden.Frame(f)
 		n0 := len(mem.Log())
-		res := sys.Frame(f.Data)
-		e := expect{frame: f.Data, res: res}
+		res := sys.Frame(f)
+		e := expect{frame: f, res: res}
 		for _, ev := range res.Events {
 			if ev.Kind == fastpath.Placed {
 				e.hw = append(e.hw, mem.Log()[n0+len(e.hw)])
 			}
 		}
 		exp = append(exp, e)
-		d.Push(f.Data, gap(), false)
+		d.Push(f, gap(), false)
 		if err := flush(); err != nil {
 			return rep, err
 		}
@@ -308,11 +321,12 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	if sys.Err != nil {
 		return rep, sys.Err
 	}
+	golden := w.Golden.Events()
 	if err := SameOutcome(golden, sys.Events); err != nil {
 		return rep, err
 	}
-	for i, buf := range v.Setup.Buffers() {
-		if !bytes.Equal(mem.Read(buf.Addr, int(buf.Len)), g.Placer.Memory().Read(buf.Addr, int(buf.Len))) {
+	for i, buf := range w.Buffers {
+		if !bytes.Equal(mem.Read(buf.Addr, int(buf.Len)), w.Memory.Read(buf.Addr, int(buf.Len))) {
 			return rep, fmt.Errorf("buffer %d at %#x: hardware and software differ from golden", i, buf.Addr)
 		}
 	}
@@ -324,23 +338,6 @@ func (b *Bench) Run(v *vector.Vector, d DUT) (Report, error) {
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
-
-// encodeOp returns the configuration write of a table write of software.
-func (b *Bench) encodeOp(o fastpath.Op) (op, index int, d CfgData) {
-	switch o.Kind {
-	case fastpath.OpContext:
-		return OpContext, fastpath.Index(o.Half, b.opt.Slots), EncodeContext(o.Half, o.Ctx)
-	case fastpath.OpSTag:
-		return OpSTag, int(o.STag>>8) & (b.opt.STagCount - 1),
-			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
-	case fastpath.OpPost:
-		return OpPost, fastpath.Index(o.Half, b.opt.Slots),
-			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
-	}
-	return OpMSN, fastpath.Index(o.Half, b.opt.Slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
-}
-
-var verdictCode = map[fastpath.Verdict]int{fastpath.Place: VPlace, fastpath.Exception: VException, fastpath.Drop: VDrop, fastpath.Ignore: VIgnore}
 
 // check compares what the DUT sent with what the system expects.
 func (b *Bench) check(exp []expect) error {
@@ -362,7 +359,7 @@ func (b *Bench) check(exp []expect) error {
 			return fail("no VERDICT event (got %v)", ev)
 		}
 		fl := ParseFields(x.frame)
-		wantV, wantR := verdictCode[x.res.Verdict], int(x.res.Reason)
+		wantV, wantR := VerdictCode(x.res.Verdict), int(x.res.Reason)
 		if x.fcsBad {
 			wantV, wantR = VDrop, 0
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkModel(b *testing.B) {
 		for b.Loop() {
 			bn := NewBench(opt, NewReady(NoStall, 1))
 			m := New(Config{DataWidth: 64, MaxFrame: JumboFrame, ConnCount: 1024, RQDepth: 8, Window: v.Setup.Receiver.Window, DDPVersion: v.Setup.Receiver.DDPVersion})
-			rep, err := bn.Run(v, &ModelDUT{M: m, Bench: bn})
+			rep, err := bn.Run(workload(b, v, opt), &ModelDUT{M: m, Bench: bn})
 			require.NoError(b, err)
 			cycles += rep.Cycles
 		}
@@ -30,7 +31,7 @@ func BenchmarkModel(b *testing.B) {
 	})
 	b.Run("baseline-functional", func(b *testing.B) {
 		for b.Loop() {
-			sys, err := v.Setup.NewFastpathTables(1024, 256, 8)
+			sys, err := replay.NewSystem(&v.Setup, 1024, 256, 8)
 			require.NoError(b, err)
 			for _, f := range v.Frames {
 				sys.Frame(f.Data)

@@ -21,28 +21,28 @@ const (
 // first.
 type CfgData [6]uint64
 
-// Field returns width bits (at most 64) from bit pos.
-func (d *CfgData) Field(pos, width int) uint64 {
-	var v uint64
-	for i := 0; i < width; i++ {
-		if d[(pos+i)/64]>>((pos+i)%64)&1 != 0 {
-			v |= 1 << i
-		}
+// EncodeOp returns the configuration write (cfg_op, cfg_index, cfg_data) of
+// a table write of software, for a context table of slots entries and an
+// STag table of stagCount entries (both powers of two).
+func EncodeOp(o fastpath.Op, slots, stagCount int) (op, index int, d CfgData) {
+	switch o.Kind {
+	case fastpath.OpContext:
+		return OpContext, fastpath.Index(o.Half, slots), EncodeContext(o.Half, o.Ctx)
+	case fastpath.OpSTag:
+		return OpSTag, int(o.STag>>8) & (stagCount - 1),
+			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
+	case fastpath.OpPost:
+		return OpPost, fastpath.Index(o.Half, slots),
+			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
 	}
-	return v
+	return OpMSN, fastpath.Index(o.Half, slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
 }
 
+// Field returns width bits (at most 64) from bit pos.
+func (d *CfgData) Field(pos, width int) uint64 { return getBits(d[:], pos, width) }
+
 // SetField writes width bits (at most 64) of v at bit pos.
-func (d *CfgData) SetField(pos, width int, v uint64) {
-	for i := 0; i < width; i++ {
-		bit := uint64(1) << ((pos + i) % 64)
-		if v>>i&1 != 0 {
-			d[(pos+i)/64] |= bit
-		} else {
-			d[(pos+i)/64] &^= bit
-		}
-	}
-}
+func (d *CfgData) SetField(pos, width int, v uint64) { setBits(d[:], pos, width, v) }
 
 func b2u(b bool) uint64 {
 	if b {
@@ -54,6 +54,12 @@ func b2u(b bool) uint64 {
 func ipv4(v uint64) (ip [4]byte) {
 	binary.BigEndian.PutUint32(ip[:], uint32(v))
 	return ip
+}
+
+// ctxRanges are the out-of-order range fields of a context entry.
+var ctxRanges = [fastpath.MaxRanges]struct{ valid, start, end int }{
+	{CtxR0Valid, CtxR0Start, CtxR0End},
+	{CtxR1Valid, CtxR1Start, CtxR1End},
 }
 
 // Entry is a context entry as the configuration port carries it (section
@@ -68,45 +74,47 @@ type Entry struct {
 // EncodeContext returns the cfg_data of a context write (op 0).
 func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	var d CfgData
-	d.SetField(0, 1, 1)
-	d.SetField(1, 1, b2u(c.Full))
-	d.SetField(2, 1, b2u(c.Err))
-	d.SetField(3, 1, b2u(c.SWOwned))
-	d.SetField(4, 1, b2u(c.Params.Markers))
-	d.SetField(5, 1, b2u(c.Params.CRC))
-	d.SetField(8, 12, uint64(c.Stream))
-	d.SetField(20, 2, uint64(c.DDPVersion))
-	d.SetField(32, 32, uint64(c.Params.SeqStart))
-	d.SetField(64, 32, uint64(c.RcvNxt))
-	d.SetField(96, 32, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
-	d.SetField(128, 32, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
-	d.SetField(160, 16, uint64(t.SrcPort))
-	d.SetField(176, 16, uint64(t.DstPort))
+	d.SetField(CtxValid, 1, 1)
+	d.SetField(CtxFull, 1, b2u(c.Full))
+	d.SetField(CtxErr, 1, b2u(c.Err))
+	d.SetField(CtxSWOwned, 1, b2u(c.SWOwned))
+	d.SetField(CtxMarkers, 1, b2u(c.Params.Markers))
+	d.SetField(CtxCRC, 1, b2u(c.Params.CRC))
+	d.SetField(CtxStream, CtxStreamW, uint64(c.Stream))
+	d.SetField(CtxDDPVer, CtxDDPVerW, uint64(c.DDPVersion))
+	d.SetField(CtxSeqStart, CtxSeqStartW, uint64(c.Params.SeqStart))
+	d.SetField(CtxRcvNxt, CtxRcvNxtW, uint64(c.RcvNxt))
+	d.SetField(CtxSrcIP, CtxSrcIPW, uint64(binary.BigEndian.Uint32(t.SrcIP[:])))
+	d.SetField(CtxDstIP, CtxDstIPW, uint64(binary.BigEndian.Uint32(t.DstIP[:])))
+	d.SetField(CtxSrcPort, CtxSrcPortW, uint64(t.SrcPort))
+	d.SetField(CtxDstPort, CtxDstPortW, uint64(t.DstPort))
 	for i, rg := range c.Ranges {
-		d.SetField(6+i, 1, 1)
-		d.SetField(192+64*i, 32, uint64(rg.Start))
-		d.SetField(224+64*i, 32, uint64(rg.End))
+		d.SetField(ctxRanges[i].valid, 1, 1)
+		d.SetField(ctxRanges[i].start, CtxR0StartW, uint64(rg.Start))
+		d.SetField(ctxRanges[i].end, CtxR0EndW, uint64(rg.End))
 	}
 	return d
 }
 
 // DecodeContext decodes the cfg_data of a context write.
 func DecodeContext(d CfgData) Entry {
-	e := Entry{Valid: d.Field(0, 1) == 1}
-	e.Ctx.Full = d.Field(1, 1) == 1
-	e.Ctx.Err = d.Field(2, 1) == 1
-	e.Ctx.SWOwned = d.Field(3, 1) == 1
-	e.Ctx.Params = mpa.Half{Markers: d.Field(4, 1) == 1, CRC: d.Field(5, 1) == 1, SeqStart: uint32(d.Field(32, 32))}
-	e.Ctx.Stream = ddp.StreamID(d.Field(8, 12))
-	e.Ctx.DDPVersion = uint8(d.Field(20, 2))
-	e.Ctx.RcvNxt = uint32(d.Field(64, 32))
-	e.Tuple.SrcIP = ipv4(d.Field(96, 32))
-	e.Tuple.DstIP = ipv4(d.Field(128, 32))
-	e.Tuple.SrcPort = uint16(d.Field(160, 16))
-	e.Tuple.DstPort = uint16(d.Field(176, 16))
-	for i := 0; i < fastpath.MaxRanges; i++ {
-		if d.Field(6+i, 1) == 1 {
-			e.Ctx.Ranges = append(e.Ctx.Ranges, fastpath.Range{Start: uint32(d.Field(192+64*i, 32)), End: uint32(d.Field(224+64*i, 32))})
+	e := Entry{Valid: d.Field(CtxValid, 1) == 1}
+	e.Ctx.Full = d.Field(CtxFull, 1) == 1
+	e.Ctx.Err = d.Field(CtxErr, 1) == 1
+	e.Ctx.SWOwned = d.Field(CtxSWOwned, 1) == 1
+	e.Ctx.Params = mpa.Half{Markers: d.Field(CtxMarkers, 1) == 1, CRC: d.Field(CtxCRC, 1) == 1,
+		SeqStart: uint32(d.Field(CtxSeqStart, CtxSeqStartW))}
+	e.Ctx.Stream = ddp.StreamID(d.Field(CtxStream, CtxStreamW))
+	e.Ctx.DDPVersion = uint8(d.Field(CtxDDPVer, CtxDDPVerW))
+	e.Ctx.RcvNxt = uint32(d.Field(CtxRcvNxt, CtxRcvNxtW))
+	e.Tuple.SrcIP = ipv4(d.Field(CtxSrcIP, CtxSrcIPW))
+	e.Tuple.DstIP = ipv4(d.Field(CtxDstIP, CtxDstIPW))
+	e.Tuple.SrcPort = uint16(d.Field(CtxSrcPort, CtxSrcPortW))
+	e.Tuple.DstPort = uint16(d.Field(CtxDstPort, CtxDstPortW))
+	for _, rg := range ctxRanges {
+		if d.Field(rg.valid, 1) == 1 {
+			e.Ctx.Ranges = append(e.Ctx.Ranges, fastpath.Range{Start: uint32(d.Field(rg.start, CtxR0StartW)),
+				End: uint32(d.Field(rg.end, CtxR0EndW))})
 		}
 	}
 	return e
@@ -123,18 +131,19 @@ type STagEntry struct {
 // EncodeSTag returns the cfg_data of an STag write.
 func EncodeSTag(e STagEntry) CfgData {
 	var d CfgData
-	d.SetField(0, 1, b2u(e.Valid))
-	d.SetField(32, 32, uint64(e.STag))
-	d.SetField(64, 12, uint64(e.Stream))
-	d.SetField(128, 64, e.Base)
-	d.SetField(192, 64, e.Length)
+	d.SetField(STagValid, 1, b2u(e.Valid))
+	d.SetField(STagSTag, STagSTagW, uint64(e.STag))
+	d.SetField(STagStream, STagStreamW, uint64(e.Stream))
+	d.SetField(STagBase, STagBaseW, e.Base)
+	d.SetField(STagLen, STagLenW, e.Length)
 	return d
 }
 
 // DecodeSTag decodes the cfg_data of an STag write.
 func DecodeSTag(d CfgData) STagEntry {
-	return STagEntry{Valid: d.Field(0, 1) == 1, STag: uint32(d.Field(32, 32)), Stream: ddp.StreamID(d.Field(64, 12)),
-		Base: d.Field(128, 64), Length: d.Field(192, 64)}
+	return STagEntry{Valid: d.Field(STagValid, 1) == 1, STag: uint32(d.Field(STagSTag, STagSTagW)),
+		Stream: ddp.StreamID(d.Field(STagStream, STagStreamW)), Base: d.Field(STagBase, STagBaseW),
+		Length: d.Field(STagLen, STagLenW)}
 }
 
 // RecvEntry is a posted receive buffer (op 2), or with op 3 only QN and
@@ -148,20 +157,23 @@ type RecvEntry struct {
 	Length uint32
 }
 
-// EncodeRecv returns the cfg_data of a receive-queue write (op 2 or 3).
+// EncodeRecv returns the cfg_data of a receive-queue write (op 2, or op 3
+// with the queue-MSN fields QMSNQN and QMSNMSN, which are at the same
+// places).
 func EncodeRecv(e RecvEntry) CfgData {
 	var d CfgData
-	d.SetField(0, 2, uint64(e.QN))
-	d.SetField(2, 1, b2u(e.Valid))
-	d.SetField(32, 32, uint64(e.MSN))
-	d.SetField(64, 12, uint64(e.Stream))
-	d.SetField(128, 64, e.Base)
-	d.SetField(192, 32, uint64(e.Length))
+	d.SetField(RBufQN, RBufQNW, uint64(e.QN))
+	d.SetField(RBufValid, 1, b2u(e.Valid))
+	d.SetField(RBufMSN, RBufMSNW, uint64(e.MSN))
+	d.SetField(RBufStream, RBufStreamW, uint64(e.Stream))
+	d.SetField(RBufBase, RBufBaseW, e.Base)
+	d.SetField(RBufLen, RBufLenW, uint64(e.Length))
 	return d
 }
 
 // DecodeRecv decodes the cfg_data of a receive-queue write.
 func DecodeRecv(d CfgData) RecvEntry {
-	return RecvEntry{QN: uint32(d.Field(0, 2)), Valid: d.Field(2, 1) == 1, MSN: uint32(d.Field(32, 32)),
-		Stream: ddp.StreamID(d.Field(64, 12)), Base: d.Field(128, 64), Length: uint32(d.Field(192, 32))}
+	return RecvEntry{QN: uint32(d.Field(RBufQN, RBufQNW)), Valid: d.Field(RBufValid, 1) == 1,
+		MSN: uint32(d.Field(RBufMSN, RBufMSNW)), Stream: ddp.StreamID(d.Field(RBufStream, RBufStreamW)),
+		Base: d.Field(RBufBase, RBufBaseW), Length: uint32(d.Field(RBufLen, RBufLenW))}
 }

@@ -1,6 +1,10 @@
 package cycle
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mparx/mparx/golden/fastpath"
+)
 
 // Event kinds on m_evt (docs/design.md section 4).
 const (
@@ -20,6 +24,12 @@ const (
 	VDrop      = 2
 	VIgnore    = 3
 )
+
+var verdictCode = map[fastpath.Verdict]int{fastpath.Place: VPlace, fastpath.Exception: VException, fastpath.Drop: VDrop, fastpath.Ignore: VIgnore}
+
+// VerdictCode returns the verdict code a VERDICT event carries for a
+// fastpath verdict.
+func VerdictCode(v fastpath.Verdict) int { return verdictCode[v] }
 
 // Event is one m_evt beat, decoded. Which fields a kind uses is section 4.
 type Event struct {
@@ -46,38 +56,49 @@ type Word [2]uint64
 // Encode returns the m_evt_tdata of the event. Bits a kind does not use
 // are zero.
 func (e Event) Encode() Word {
-	hi := uint64(e.Kind&0xf)<<60 | uint64(e.Index&0xfff)<<48 | uint64(e.Seq)<<16 | uint64(e.End>>16)
-	lo := uint64(e.End&0xffff)<<48 | uint64(e.Len&0xffff)<<32
+	var w Word
+	setBits(w[:], EvtKind, EvtKindW, uint64(e.Kind))
+	setBits(w[:], EvtIdx, EvtIdxW, uint64(e.Index))
+	setBits(w[:], EvtSeq, EvtSeqW, uint64(e.Seq))
+	setBits(w[:], EvtEnd, EvtEndW, uint64(e.End))
+	setBits(w[:], EvtLen, EvtLenW, uint64(e.Len))
 	switch e.Kind {
 	case EvVerdict, EvDrop, EvAdvanced, EvConsumed:
-		lo |= uint64(e.Verdict&3)<<28 | uint64(e.Reason&0xf)<<24
+		setBits(w[:], EvtVerdict, EvtVerdictW, uint64(e.Verdict))
+		setBits(w[:], EvtReason, EvtReasonW, uint64(e.Reason))
 		if e.Kind == EvAdvanced || e.Kind == EvConsumed {
-			lo |= uint64(e.NRFC&0xff)<<16 | uint64(e.NDraft&0xff)<<8
+			setBits(w[:], EvtNRFC, EvtNRFCW, uint64(e.NRFC))
+			setBits(w[:], EvtNDraft, EvtNDraftW, uint64(e.NDraft))
 		}
 	default:
-		lo |= uint64(e.Ctrl)<<24 | uint64(e.DDPKind&0xf)<<20 | uint64(e.QN&3)<<18
+		setBits(w[:], EvtCtrl, EvtCtrlW, uint64(e.Ctrl))
+		setBits(w[:], EvtDDPKind, EvtDDPKindW, uint64(e.DDPKind))
+		setBits(w[:], EvtQN, EvtQNW, uint64(e.QN))
 	}
-	return Word{lo, hi}
+	return w
 }
 
 // Decode decodes an m_evt_tdata value.
 func Decode(w Word) Event {
-	lo, hi := w[0], w[1]
 	e := Event{
-		Kind:  int(hi >> 60),
-		Index: int(hi >> 48 & 0xfff),
-		Seq:   uint32(hi >> 16),
-		End:   uint32((hi&0xffff)<<16 | lo>>48),
-		Len:   int(lo >> 32 & 0xffff),
+		Kind:  int(getBits(w[:], EvtKind, EvtKindW)),
+		Index: int(getBits(w[:], EvtIdx, EvtIdxW)),
+		Seq:   uint32(getBits(w[:], EvtSeq, EvtSeqW)),
+		End:   uint32(getBits(w[:], EvtEnd, EvtEndW)),
+		Len:   int(getBits(w[:], EvtLen, EvtLenW)),
 	}
 	switch e.Kind {
 	case EvVerdict, EvDrop, EvAdvanced, EvConsumed:
-		e.Verdict, e.Reason = int(lo>>28&3), int(lo>>24&0xf)
+		e.Verdict = int(getBits(w[:], EvtVerdict, EvtVerdictW))
+		e.Reason = int(getBits(w[:], EvtReason, EvtReasonW))
 		if e.Kind == EvAdvanced || e.Kind == EvConsumed {
-			e.NRFC, e.NDraft = int(lo>>16&0xff), int(lo>>8&0xff)
+			e.NRFC = int(getBits(w[:], EvtNRFC, EvtNRFCW))
+			e.NDraft = int(getBits(w[:], EvtNDraft, EvtNDraftW))
 		}
 	default:
-		e.Ctrl, e.DDPKind, e.QN = uint8(lo>>24), int(lo>>20&0xf), int(lo>>18&3)
+		e.Ctrl = uint8(getBits(w[:], EvtCtrl, EvtCtrlW))
+		e.DDPKind = int(getBits(w[:], EvtDDPKind, EvtDDPKindW))
+		e.QN = int(getBits(w[:], EvtQN, EvtQNW))
 	}
 	return e
 }
@@ -100,7 +121,13 @@ func (e Event) String() string {
 // HeaderMask is the mask of the m_evt_tdata bits that a VERDICT or DROP
 // event of a frame without defined header fields (Fields.Defined false)
 // still defines: kind, verdict or drop code, reason.
-var HeaderMask = Word{0x3f000000, 0xf000000000000000}
+var HeaderMask = func() Word {
+	var w Word
+	setBits(w[:], EvtKind, EvtKindW, ^uint64(0))
+	setBits(w[:], EvtVerdict, EvtVerdictW, ^uint64(0))
+	setBits(w[:], EvtReason, EvtReasonW, ^uint64(0))
+	return w
+}()
 
 // FullMask defines every bit.
 var FullMask = Word{^uint64(0), ^uint64(0)}

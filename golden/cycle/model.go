@@ -1,160 +1,13 @@
-// Package cycle is the Go cycle model of mpa_rx, the flow-through
-// receiver: docs/design.md section 5 (the cycle-timing contract) on top of
-// golden/fastpath (the functional model of the hardware's per-frame
-// choices, its context table and its DDP tables). It knows the RTL only
-// through that document, its documented parameters (L_WALK, FIFO_DEPTH,
-// the 14-frame limit) and what the RTL's ports showed where the document
-// leaves a choice (never its internals); cosim/rxlock steps it beside the
-// RTL in cosim.Lockstep.
-//
-// The model sees what the RTL sees: the s_axis beats offered, the ready
-// inputs of its three outputs and configuration writes. Its fastpath engine
-// and DDP placer are programmed only through the configuration port
-// (Step decodes cfg_* writes), so it follows software as the RTL does.
-//
-// Readings of section 5 where the text leaves a choice, checked against the
-// RTL by cosim/rxlock at 64 and 128 bits (one is the RTL's behaviour where
-// it departs from the text, marked RTL):
-//   - s_axis_tready in cycle c is computed from the state at the start of
-//     c: fewer than InflightLimit (MAX_INFLIGHT) frames whose last beat was accepted before c and
-//     whose egress had not ended before c, and either the frame FIFO has
-//     room or the frame being received holds FIFO_DEPTH beats (the rest of
-//     it is taken; a beat that finds the FIFO full is discarded and the
-//     frame dropped, code 0; E2 frees the beats stored). RTL: the FIFO
-//     holds FIFO_DEPTH + 1 beats (a frame of FIFO_DEPTH + 1 beats that
-//     finds it empty is forwarded whole); a beat's place is free from the
-//     cycle after the one in which E2 is done with it (its handshake, or
-//     its plain cycle);
-//   - the verdict of a frame whose last beat is accepted in cycle a is
-//     taken in cycle a + L_WALK + 6 unless it waits (section 5.2,
-//     verdictTime), seeing configuration writes accepted before that
-//     cycle; it "writes a context" (cfg_ready low) when it changes it:
-//     PLACE, and the exceptions that hand the half connection to software;
-//     cfg_ready is also low in the cycle before a verdict (the frame is in
-//     V1);
-//   - E1 and E2 as section 5.3 and 5.4, each step holding its output until
-//     its ready input is high; an untagged DELIVERED updates the receive
-//     queue (cfg_ready low) in its handshake cycle; a frame's egress ends
-//     with its last E2 step (the cycle of its last beat: a last write
-//     left pending by it goes out after, beside the next frame); at 256 and 512 bits E1 has two event lanes
-//     (EvtLanes; wide.go): beats of one or two events, a record stage of
-//     one record whose lookup and check overlap the beats before it, the
-//     next PLACE frame's first record looked up before its VERDICT beat;
-//   - walker records (one silent E1 cycle each for a frame that is not
-//     PLACE) are counted by Records with the context's marker settings, or
-//     markers off when the frame has no context; a frame that is not
-//     IPv4/TCP (NOT_TCP) or whose lengths do not fit (DROP, malformed) has
-//     none (the RTL as of 5019620 walks some of them: see cosim/rxlock);
-//   - VERDICT and DROP of a frame with no IPv4/TCP header leave the
-//     header fields (index, sequence number, end, length) undefined
-//     (Out.EvtMask); bits a kind does not use are zero; PLACED, DDP_ERROR
-//     and DELIVERED carry the STag (ULPDU octets 2-5) or MSN (octets
-//     10-13) and QN (octet 9, bits 1:0) as the ULPDU holds them, whatever
-//     the DDP check found; a bad FCS drops a frame with code 0 before any
-//     other check;
-//   - at 256 and 512 bits (checked by cosim/rxlock since issue 12), the
-//     "placed FPDUs" whose payload ends in a beat and that make the beat be
-//     handled again for the next one are those with a payload of n > 0
-//     octets (the ones that write); the beat is freed in the last cycle
-//     that handles it;
-//   - a last write left pending (section 5.4) holds back only the steps in
-//     a payload run (PlanWrites' Run: from the beat of a placement's first
-//     payload octet to the beat of its last), as the RTL's in_run.
-//
-// Situations the model does not cover are reported in Model.Err rather
-// than guessed: a context write to a frame's slot between its lookup and
-// its verdict, a DDP table write (ops 1-3) between a frame's verdict and
-// the end of its E1 (the model checks a frame's DDP headers at its
-// verdict), two contexts with one DDP stream, receive buffers posted out
-// of MSN order.
 package cycle
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"math/bits"
-	"reflect"
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
-	"github.com/mparx/mparx/golden/wire"
 )
-
-// Documented parameters.
-const (
-	// MaxInflight is the number of frames between their last beat and the
-	// end of their egress at which s_axis_tready goes low (mpa_rx's
-	// MAX_INFLIGHT) up to 256 bits; InflightLimit gives it per width.
-	MaxInflight = 14
-	// MaxInflight512 is MAX_INFLIGHT at 512 bits, where a frame of two
-	// beats is about 32 cycles in flight, 16 frames at one every two
-	// cycles.
-	MaxInflight512 = 24
-	// MaxFrame is mpa_rx's default MAX_FRAME: the longest frame in octets
-	// (Ethernet header to the end of the TCP payload, no FCS) of a
-	// 1500-octet MTU with an 802.1Q tag.
-	MaxFrame = 1518
-	// JumboFrame is MAX_FRAME in the jumbo configuration (9000-octet MTU),
-	// the one the co-simulation variants build.
-	JumboFrame = 9018
-)
-
-// DefaultFIFODepth returns mpa_rx's default FIFO_DEPTH in beats at a data
-// width and MAX_FRAME: two frames of maxFrame octets rounded up to a power
-// of two (docs/design.md section 6).
-func DefaultFIFODepth(dataWidth, maxFrame int) int {
-	lanes := dataWidth / 8
-	beats := 2 * ((maxFrame + lanes - 1) / lanes)
-	d := 1
-	for d < beats {
-		d <<= 1
-	}
-	return d
-}
-
-// InflightLimit returns mpa_rx's MAX_INFLIGHT at a data width: 14, 24 at
-// 512 bits (docs/design.md section 5.1).
-func InflightLimit(dataWidth int) int {
-	if dataWidth >= 512 {
-		return MaxInflight512
-	}
-	return MaxInflight
-}
-
-// LWalk returns L_WALK, the walker's latency, at a data width: 17, 18, 19,
-// 21 at 64, 128, 256, 512 bits (nine walker stages, a tenth at 512 bits
-// where a beat can hold more than two FPDUs' ULPDU_Length words and the
-// walk of the beat takes two stages, then the crc32c engine's
-// 5 + log2(DATA_WIDTH/8) cycles).
-func LWalk(dataWidth int) int {
-	l := 9 + 5 + bits.TrailingZeros(uint(dataWidth/8))
-	if (dataWidth/32+4)/5 > 2 {
-		l++
-	}
-	return l
-}
-
-// LParse returns L_PARSE, the cycles from a frame's last beat to the
-// parser's frame class (mpa_rx_parse's f_valid), at a data width: 8 plus
-// the levels of its checksum adder tree over 2*DataWidth/32+1 units, 11,
-// 12, 13, 14 at 64, 128, 256, 512 bits. The verdict does not wait for it:
-// the class is queued by cycle a + L_PARSE + 2, before the walker's summary
-// in cycle a + 4 + L_WALK (section 5.2).
-func LParse(dataWidth int) int { return 8 + bits.Len(uint(2*dataWidth/32)) }
-
-// MaxEvtLanes is the largest EVT_LANES (128-bit event lanes on m_evt).
-const MaxEvtLanes = 2
-
-// EvtLanes returns mpa_rx's EVT_LANES at a data width: 1 at 64 and 128
-// bits, 2 at 256 and 512 (docs/design.md sections 4 and 5.3).
-func EvtLanes(dataWidth int) int {
-	if dataWidth >= 256 {
-		return 2
-	}
-	return 1
-}
 
 // Events returns the events of the cycle's m_evt beat, decoded (none when
 // m_evt_tvalid is low).
@@ -167,23 +20,6 @@ func (o Out) Events() []Event {
 		evs = append(evs, Decode(o.Evt[i]))
 	}
 	return evs
-}
-
-// Config holds the parameters of the modelled receiver.
-type Config struct {
-	DataWidth  int    // 64, 128, 256 or 512
-	ConnCount  int    // CONN_COUNT
-	MaxFrame   int    // MAX_FRAME in octets (0: MaxFrame)
-	FIFODepth  int    // FIFO_DEPTH in beats (0: DefaultFIFODepth(DataWidth, MaxFrame))
-	Window     uint32 // receive window (0: rx.DefaultWindow)
-	DDPVersion uint8  // the DDP version the placer accepts
-	// RQDepth is RQ_DEPTH; when not zero, a post further than RQ_DEPTH
-	// beyond a queue's current MSN (which section 4 rules out) is reported
-	// in Model.Err.
-	RQDepth int
-	// LWalk overrides L_WALK when not zero (tests of the lockstep itself:
-	// a model that is wrong on purpose).
-	LWalk int
 }
 
 // In is one cycle's inputs.
@@ -421,8 +257,27 @@ func (m *Model) fail(format string, args ...any) {
 func (m *Model) Step(in In) Out {
 	var out Out
 	c := m.cycle
+	m.takeVerdicts(c)
+	e1 := m.e1Outputs(c, in, &out)
+	e2Adv := m.e2Outputs(c, in, &out)
+	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+	out.CfgReady = !m.writeCtx && !e1.rq && !m.inV1(c)
+	m.count(in, out, e1)
+	m.edge(c, in, out, e1, e2Adv)
+	m.cycle++
+	return out
+}
 
-	// Verdicts of this cycle (they see configuration writes made before).
+// e1Cycle is what E1 does in a cycle.
+type e1Cycle struct {
+	adv  bool     // its step is done at the clock edge
+	rq   bool     // it updates a receive queue (cfg_ready low)
+	wide wideStep // with two event lanes: the step of wideE1
+}
+
+// takeVerdicts takes the verdicts of cycle c (they see the configuration
+// writes made before it) and builds the decided frames' egress steps.
+func (m *Model) takeVerdicts(c uint64) {
 	m.writeCtx = false
 	for _, f := range m.frames {
 		if !f.decided && f.Verdict == c {
@@ -436,53 +291,60 @@ func (m *Model) Step(in In) Out {
 			}
 		}
 	}
+}
 
-	// E1.
-	var e1Adv, rqUpdate bool
-	var we wideStep
+// e1Outputs drives m_evt from E1's step in cycle c, starting the next
+// decided frame's E1 when none is in it.
+func (m *Model) e1Outputs(c uint64, in In, out *Out) e1Cycle {
+	var e e1Cycle
 	if m.wide {
-		we = m.wideE1(c, in, &out)
-		rqUpdate = we.rq
+		e.wide = m.wideE1(c, in, out)
+		e.rq = e.wide.rq
 	} else if m.e1 == nil {
-		for _, f := range m.frames {
-			if f.e1Done {
-				continue
-			}
-			if f.decided && c >= f.Verdict+2 {
-				if m.E1Hold != nil && m.E1Hold(f, c) {
-					break
-				}
-				m.e1, m.e1Pos = f, 0
-				f.E1Start = c
-			}
-			break
-		}
+		m.startE1(c)
 	}
 	if f := m.e1; f != nil {
 		st := f.e1[m.e1Pos]
 		if st.event {
 			out.EvtValid, out.EvtKeep, out.Evt[0], out.EvtMask[0] = true, 1, st.evt, st.mask
-			e1Adv = in.EvtReady
-			rqUpdate = st.rq && in.EvtReady
+			e.adv = in.EvtReady
+			e.rq = st.rq && in.EvtReady
 		} else {
-			e1Adv = true
+			e.adv = true
 		}
 	}
+	return e
+}
 
-	// E2.
-	if m.e2 == nil {
-		for _, f := range m.frames {
-			if f.e2Begun {
-				continue
-			}
-			if f.e1Done && c >= f.E1End+3 {
-				m.e2, m.e2Pos = f, 0
-				f.e2Begun, f.E2Start = true, c
-			}
-			break
+// startE1 starts E1 on the oldest frame that has not been through it, two
+// cycles after its verdict (unless E1Hold holds it).
+func (m *Model) startE1(c uint64) {
+	f := m.oldest(func(f *Frame) bool { return f.e1Done })
+	if f != nil && f.decided && c >= f.Verdict+2 && (m.E1Hold == nil || !m.E1Hold(f, c)) {
+		m.e1, m.e1Pos = f, 0
+		f.E1Start = c
+	}
+}
+
+// oldest returns the oldest frame in flight that done does not report as
+// through a stage, or nil.
+func (m *Model) oldest(done func(*Frame) bool) *Frame {
+	for _, f := range m.frames {
+		if !done(f) {
+			return f
 		}
 	}
-	var e2Adv bool
+	return nil
+}
+
+// e2Outputs drives m_exc_axis and m_host from E2's step in cycle c (and a
+// last write left pending), starting the next frame's E2 when none is in
+// it. It reports whether the step is done at the clock edge.
+func (m *Model) e2Outputs(c uint64, in In, out *Out) bool {
+	if m.e2 == nil {
+		m.startE2(c)
+	}
+	var adv bool
 	if w := m.fl; w != nil {
 		out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, w.Addr, w.Data, w.Strb
 	}
@@ -499,20 +361,29 @@ func (m *Model) Step(in In) Out {
 				out.ExcLast, out.ExcKeep = true, f.keepLast
 			}
 			out.ExcUser = int(f.Result.Reason)
-			e2Adv = in.ExcReady
+			adv = in.ExcReady
 		case st.write != nil:
 			out.HostValid, out.HostAddr, out.HostData, out.HostStrb = true, st.write.Addr, st.write.Data, st.write.Strb
-			e2Adv = in.HostReady
+			adv = in.HostReady
 		default:
-			e2Adv = true
+			adv = true
 		}
 	}
+	return adv
+}
 
-	// Ingress.
-	out.Ready = m.inflight < m.inflimit && (m.stored-m.popped < uint64(m.capacity()) || (m.cur != nil && m.cur.stored >= m.cfg.FIFODepth))
+// startE2 starts E2 on the oldest frame that has not begun it, three
+// cycles after its E1 ended.
+func (m *Model) startE2(c uint64) {
+	f := m.oldest(func(f *Frame) bool { return f.e2Begun })
+	if f != nil && f.e1Done && c >= f.E1End+3 {
+		m.e2, m.e2Pos = f, 0
+		f.e2Begun, f.E2Start = true, c
+	}
+}
 
-	out.CfgReady = !m.writeCtx && !rqUpdate && !m.inV1(c)
-
+// count adds the cycle to Stats.
+func (m *Model) count(in In, out Out, e1 e1Cycle) {
 	st := &m.Stats
 	st.Cycles++
 	if !out.Ready {
@@ -525,7 +396,7 @@ func (m *Model) Step(in In) Out {
 	if m.writeCtx {
 		st.CfgBusyVerdict++
 	}
-	if rqUpdate {
+	if e1.rq {
 		st.CfgBusyRQ++
 	}
 	if in.CfgValid && !out.CfgReady {
@@ -558,14 +429,18 @@ func (m *Model) Step(in In) Out {
 			st.RecordCycles++
 		}
 	}
-	if we.lookup {
+	if e1.wide.lookup {
 		st.DDPLookups++
 	}
-	if we.discard {
+	if e1.wide.discard {
 		st.RecordCycles++
 	}
+}
 
-	// Clock edge.
+// edge takes the clock edge at the end of cycle c: the beat and the
+// configuration write accepted, E1's and E2's steps done, and a frame
+// whose egress ended leaves.
+func (m *Model) edge(c uint64, in In, out Out, e1 e1Cycle, e2Adv bool) {
 	if in.Valid && out.Ready {
 		m.accept(in)
 	}
@@ -573,9 +448,9 @@ func (m *Model) Step(in In) Out {
 		m.config(in)
 	}
 	if m.wide {
-		m.wideEdge(c, we)
+		m.wideEdge(c, e1.wide)
 	}
-	if f := m.e1; f != nil && e1Adv {
+	if f := m.e1; f != nil && e1.adv {
 		m.e1Pos++
 		if m.e1Pos == len(f.e1) {
 			f.e1Done, f.E1End, m.e1 = true, c, nil
@@ -586,25 +461,30 @@ func (m *Model) Step(in In) Out {
 		m.fl = nil
 	}
 	if f := m.e2; f != nil && e2Adv {
-		if f.e2[m.e2Pos].read {
-			m.popped++ // E2 is done with the beat: its place is free from the next cycle
-		}
+		m.advanceE2(c, f)
+	}
+}
+
+// advanceE2 moves E2 past its step in frame f: the beat it read is free
+// from the next cycle, a last write it leaves pending goes out from the
+// next cycle, and the frame leaves after its last step.
+func (m *Model) advanceE2(c uint64, f *Frame) {
+	if f.e2[m.e2Pos].read {
+		m.popped++
+	}
+	m.e2Pos++
+	if m.e2Pos < len(f.e2) && f.e2[m.e2Pos].extra {
+		m.fl = f.e2[m.e2Pos].write
 		m.e2Pos++
-		if m.e2Pos < len(f.e2) && f.e2[m.e2Pos].extra {
-			m.fl = f.e2[m.e2Pos].write // goes out from the next cycle
-			m.e2Pos++
-		}
-		if m.e2Pos == len(f.e2) {
-			f.E2End, m.e2 = c, nil
-			m.inflight--
-			m.frames = m.frames[1:]
-			if m.Done != nil {
-				m.Done(f)
-			}
+	}
+	if m.e2Pos == len(f.e2) {
+		f.E2End, m.e2 = c, nil
+		m.inflight--
+		m.frames = m.frames[1:]
+		if m.Done != nil {
+			m.Done(f)
 		}
 	}
-	m.cycle++
-	return out
 }
 
 // inV1 reports whether a frame is in the verdict stage V1 in cycle c (its
@@ -626,345 +506,6 @@ func (m *Model) allKeep() uint64 {
 		return ^uint64(0)
 	}
 	return 1<<m.lanes - 1
-}
-
-// accept takes an s_axis beat.
-func (m *Model) accept(in In) {
-	f := m.cur
-	if f == nil {
-		f = &Frame{Seq: m.nframes}
-		m.nframes++
-		m.cur = f
-	}
-	data := make([]byte, m.lanes)
-	copy(data, in.Data)
-	f.data = append(f.data, data...)
-	f.beats++
-	if !f.Oversize && m.stored-m.popped < uint64(m.capacity()) {
-		f.stored++
-		m.stored++
-	} else {
-		if !f.Oversize {
-			m.Stats.OversizeFrames++
-		}
-		f.Oversize = true
-	}
-	if !in.Last {
-		f.size += m.lanes
-		return
-	}
-	f.size += bits.OnesCount64(in.Keep)
-	f.keepLast = in.Keep
-	f.FCSBad = in.User
-	f.Last = m.cycle
-	// The context lookup (walker parameters); a context write between
-	// here and the verdict is checked in config.
-	f.Fields = ParseFields(f.data[:f.size])
-	if wf := f.Fields; wf.Defined {
-		f.slot = fastpath.Index(wf.Tuple, m.cfg.ConnCount)
-		if e := m.slots[f.slot]; e.Valid && e.Tuple == wf.Tuple {
-			f.matched = true
-			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
-		}
-	}
-	m.verdictTime(f)
-	m.frames = append(m.frames, f)
-	m.inflight++
-	m.cur = nil
-}
-
-// verdictTime sets the cycle of f's verdict (section 5.2). The walker's
-// summary comes in cycle a + 4 + L_WALK; the frame enters V0 then, or,
-// when an earlier summary is still queued or the frame must wait, from the
-// summary queue two cycles after at the earliest. It waits while the frame
-// before it is in V1 and both matched the same context slot (V0 must read
-// what V2 writes). V0, V1, V2: the verdict is taken in V2.
-func (m *Model) verdictTime(f *Frame) {
-	s := f.Last + uint64(m.lwalk) + 4
-	earliest := s
-	if p := m.prevV; p != nil {
-		gap := uint64(1)
-		if p.matched && f.matched && p.slot == f.slot {
-			gap = 2
-		}
-		earliest = max(earliest, p.v0+gap)
-	}
-	if earliest == s && m.queuedV0 <= s {
-		f.v0 = s // straight from the walker
-	} else {
-		f.v0 = max(s+2, earliest)
-		m.queuedV0 = f.v0 + 1
-	}
-	f.Verdict = f.v0 + 2
-	m.prevV = f
-}
-
-// config applies a configuration write (it takes effect in the next cycle).
-func (m *Model) config(in In) {
-	for _, f := range m.frames {
-		switch {
-		case in.CfgOp == OpContext && !f.decided && f.Fields.Defined && f.slot == in.CfgIndex%m.cfg.ConnCount:
-			m.fail("context write to slot %d between frame %d's lookup and verdict (not modelled)", in.CfgIndex, f.Seq)
-		case in.CfgOp != OpContext && f.decided && !f.e1Done:
-			m.fail("DDP table write (op %d) between frame %d's verdict and the end of its E1 (not modelled)", in.CfgOp, f.Seq)
-		}
-	}
-	switch in.CfgOp {
-	case OpContext:
-		m.configContext(in.CfgIndex, in.CfgData)
-	case OpSTag:
-		m.configSTag(in.CfgIndex, DecodeSTag(in.CfgData))
-	case OpPost:
-		m.configPost(in.CfgIndex, DecodeRecv(in.CfgData))
-	case OpMSN:
-		m.configMSN(in.CfgIndex, DecodeRecv(in.CfgData))
-	default:
-		m.fail("cfg_op %d", in.CfgOp)
-	}
-}
-
-func (m *Model) configContext(index int, d CfgData) {
-	if index >= len(m.slots) {
-		m.fail("context write to slot %d of %d", index, len(m.slots))
-		return
-	}
-	e := DecodeContext(d)
-	m.slots[index] = e
-	if e.Valid {
-		m.engine.SetContext(e.Tuple, e.Ctx)
-		m.placer.SetVersion(e.Ctx.Stream, e.Ctx.DDPVersion)
-	}
-}
-
-func (m *Model) configSTag(index int, e STagEntry) {
-	if old, ok := m.stags[index]; ok && old.Valid {
-		m.placer.InvalidateSTag(old.STag)
-	}
-	m.stags[index] = e
-	if !e.Valid {
-		return
-	}
-	m.placer.InvalidateSTag(e.STag)
-	if err := m.placer.RegisterSTag(e.STag, e.Stream, e.Base, e.Length); err != nil {
-		m.fail("STag write: %v", err)
-	}
-}
-
-func (m *Model) configPost(index int, e RecvEntry) {
-	if !e.Valid {
-		return
-	}
-	// The placer's queues take MSNs in posting order from 1.
-	if want := m.nextMSN(e.Stream, e.QN); e.MSN != want {
-		m.fail("post of MSN %d on QN %d of stream %d, next is %d (not modelled)", e.MSN, e.QN, e.Stream, want)
-		return
-	}
-	if cur := m.placer.CurrentMSN(e.Stream, e.QN); m.cfg.RQDepth > 0 && e.MSN-cur >= uint32(m.cfg.RQDepth) {
-		m.fail("post of MSN %d on QN %d of stream %d, %d or more beyond the current MSN %d", e.MSN, e.QN, e.Stream, m.cfg.RQDepth, cur)
-		return
-	}
-	if err := m.placer.PostRecv(e.Stream, e.QN, e.Base, uint64(e.Length)); err != nil {
-		m.fail("post: %v", err)
-	}
-	m.posted[[2]uint32{uint32(e.Stream), e.QN}]++
-}
-
-func (m *Model) nextMSN(s ddp.StreamID, qn uint32) uint32 {
-	if m.posted == nil {
-		m.posted = map[[2]uint32]uint32{}
-	}
-	return 1 + m.posted[[2]uint32{uint32(s), qn}]
-}
-
-func (m *Model) configMSN(index int, e RecvEntry) {
-	if index >= len(m.slots) || !m.slots[index].Valid {
-		m.fail("current MSN of slot %d without a context", index)
-		return
-	}
-	st := m.slots[index].Ctx.Stream
-	cur := m.placer.CurrentMSN(st, e.QN)
-	switch e.MSN {
-	case cur:
-	case cur + 1:
-		// Software delivered the current message itself.
-		h := ddp.Header{Last: true, QN: e.QN, MSN: cur}
-		if _, err := m.placer.Deliver(st, h); err != nil {
-			m.fail("current MSN %d (slot %d stream %d posted %v, cur %d): %v", e.MSN, index, st, m.posted, cur, err)
-		}
-	default:
-		m.fail("current MSN %d on QN %d, placer at %d (not modelled)", e.MSN, e.QN, cur)
-	}
-}
-
-// decide takes the verdict of a frame and builds its E1 and E2 steps.
-func (m *Model) decide(f *Frame) {
-	f.decided = true
-	b := f.data[:f.size]
-	fl := f.Fields
-	var res fastpath.Result
-	var logFrom int
-	switch {
-	case f.FCSBad || f.Oversize:
-		res = fastpath.Result{Verdict: fastpath.Drop, Half: fl.Tuple}
-	default:
-		_, perr := wire.Parse(b)
-		e := m.slots[f.slot]
-		hit := fl.Defined && e.Valid && e.Tuple == fl.Tuple
-		if perr == nil && !hit {
-			res = fastpath.Result{Verdict: fastpath.Exception, Reason: fastpath.NoConn, Half: fl.Tuple}
-			break
-		}
-		var before fastpath.Context
-		if hit {
-			before, _ = m.engine.Context(fl.Tuple)
-		}
-		logFrom = len(m.mem.Log())
-		res = m.engine.Frame(b)
-		if hit {
-			after, _ := m.engine.Context(fl.Tuple)
-			if !reflect.DeepEqual(before, after) {
-				m.writeCtx = true
-				e.Ctx = after
-				m.slots[f.slot] = e
-			}
-		}
-	}
-	f.Result = res
-
-	idx := 0
-	mask := HeaderMask
-	if fl.Defined {
-		idx, mask = f.slot, FullMask
-	}
-	end := fl.Seq + uint32(fl.PayLen)
-	hdr := Event{Index: idx, Seq: fl.Seq, End: end, Len: fl.PayLen}
-	add := func(e Event, mk Word) { f.e1 = append(f.e1, e1Step{event: true, evt: e.Encode(), mask: mk}) }
-	v := hdr
-	v.Kind = EvVerdict
-	switch res.Verdict {
-	case fastpath.Place:
-		v.Verdict = VPlace
-	case fastpath.Exception:
-		v.Verdict, v.Reason = VException, int(res.Reason)
-	case fastpath.Drop:
-		v.Verdict = VDrop
-	case fastpath.Ignore:
-		v.Verdict = VIgnore
-	}
-	add(v, mask)
-
-	switch res.Verdict {
-	case fastpath.Drop:
-		d := hdr
-		d.Kind = EvDrop
-		if !f.FCSBad && !f.Oversize {
-			_, err := wire.Parse(b)
-			d.Verdict = fastpath.DropCode(err)
-		}
-		add(d, mask)
-	case fastpath.Place:
-		m.placeSteps(f, res, hdr, logFrom)
-		return
-	}
-	for i := 0; i < Records(f.data, f.Fields, f.walk, f.beats, m.lanes); i++ {
-		f.e1 = append(f.e1, e1Step{})
-		f.Records++
-	}
-	for bt := 0; bt < f.stored; bt++ {
-		f.e2 = append(f.e2, e2Step{read: true, exc: res.Verdict == fastpath.Exception, beat: bt})
-	}
-}
-
-// placeSteps builds the E1 and E2 steps of a PLACE frame.
-func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int) {
-	ctx, _ := m.engine.Context(f.Fields.Tuple)
-	fpdus := FPDUs(f.data[:f.size], f.Fields, ctx.Params)
-	var second Event
-	var recs [][]fastpath.Event
-	for _, e := range res.Events {
-		switch e.Kind {
-		case fastpath.Advanced, fastpath.Consumed:
-			second = hdr
-			second.Kind, second.End = EvAdvanced, e.End
-			second.NRFC, second.NDraft = e.PtrRFC5044, e.PtrDraft01
-			if e.Kind == fastpath.Consumed {
-				second.Kind = EvConsumed
-			}
-		case fastpath.Placed, fastpath.DDPError:
-			recs = append(recs, []fastpath.Event{e})
-		case fastpath.Delivered:
-			if len(recs) == 0 {
-				m.fail("frame %d: DELIVERED before any PLACED", f.Seq)
-				return
-			}
-			recs[len(recs)-1] = append(recs[len(recs)-1], e)
-		}
-	}
-	f.e1 = append(f.e1, e1Step{event: true, evt: second.Encode(), mask: FullMask})
-	if n := Records(f.data, f.Fields, f.walk, f.beats, m.lanes); n != len(fpdus) {
-		m.fail("frame %d: %d FPDUs, the walker would record %d", f.Seq, len(fpdus), n)
-		return
-	}
-	if len(recs) != len(fpdus) {
-		m.fail("frame %d: %d FPDUs in the frame, fastpath reports %d", f.Seq, len(fpdus), len(recs))
-		return
-	}
-	log := m.mem.Log()[logFrom:]
-	var ps []Placement
-	for i, evs := range recs {
-		fp := fpdus[i]
-		e0 := evs[0]
-		if e0.Seq != fp.LSeq || e0.Len != len(fp.ULPDU) {
-			m.fail("frame %d FPDU %d: fastpath seq %d len %d, frame %d len %d", f.Seq, i, e0.Seq, e0.Len, fp.LSeq, len(fp.ULPDU))
-			return
-		}
-		u := fp.ULPDU
-		ev := Event{Kind: EvPlaced, Index: hdr.Index, Seq: fp.LSeq, Len: len(u), Ctrl: u[0]}
-		tagged := u[0]&0x80 != 0
-		if tagged {
-			ev.End = uint32(u[2])<<24 | uint32(u[3])<<16 | uint32(u[4])<<8 | uint32(u[5])
-		} else {
-			ev.End = uint32(u[10])<<24 | uint32(u[11])<<16 | uint32(u[12])<<8 | uint32(u[13])
-			ev.QN = int(u[9] & 3)
-		}
-		f.e1 = append(f.e1, e1Step{lookup: true}, e1Step{}) // the lookup and the check cycle
-		if e0.Kind == fastpath.DDPError {
-			ev.Kind = EvDDPError
-			var de *ddp.Error
-			if errors.As(e0.Err, &de) {
-				ev.DDPKind = int(de.Kind)
-			}
-		} else {
-			if len(log) == 0 {
-				m.fail("frame %d FPDU %d: placed without a memory log entry", f.Seq, i)
-				return
-			}
-			w := log[0]
-			log = log[1:]
-			hl := ddp.UntaggedHeaderLen
-			if tagged {
-				hl = ddp.TaggedHeaderLen
-			}
-			if len(w.Data) != len(u)-hl {
-				m.fail("frame %d FPDU %d: placed %d octets, payload %d", f.Seq, i, len(w.Data), len(u)-hl)
-				return
-			}
-			ps = append(ps, Placement{Addr: w.Addr, Data: w.Data, Pos: fp.Pos[hl:]})
-		}
-		f.e1 = append(f.e1, e1Step{event: true, evt: ev.Encode(), mask: FullMask})
-		if len(evs) > 1 {
-			d := ev
-			d.Kind = EvDelivered
-			f.e1 = append(f.e1, e1Step{event: true, evt: d.Encode(), mask: FullMask, rq: !tagged})
-		}
-		f.Records++
-	}
-	for _, st := range PlanWrites(f.stored, m.lanes, ps) {
-		f.e2 = append(f.e2, e2Step{read: st.Read, run: st.Run, extra: st.Extra, beat: st.Beat, write: st.Write})
-		if st.Write != nil {
-			f.Writes++
-		}
-	}
 }
 
 // Idle reports that no frame is being received or in flight.

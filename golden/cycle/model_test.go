@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/fastpath"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -319,7 +320,7 @@ func TestPlanWrites(t *testing.T) {
 func TestConfigEncoding(t *testing.T) {
 	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))
 	require.NoError(t, err)
-	specs, err := v.Setup.ConnSpecs()
+	specs, err := replay.ConnSpecs(&v.Setup)
 	require.NoError(t, err)
 	s := STagEntry{Valid: true, STag: 0x12345678, Stream: 7, Base: 0xdead_beef_0000, Length: 1 << 40}
 	assert.Equal(t, s, DecodeSTag(EncodeSTag(s)))
@@ -407,7 +408,7 @@ func TestVerdictTime(t *testing.T) {
 // on the aligned vector with m_evt always ready, a PLACE frame of one FPDU
 // takes three cycles in E1 (VERDICT beat with its record's lookup, check
 // cycle, the record's beat) when E1 waited for it, two when its record was
-// looked up with the beat before (frames queued for E1: cosim/rxtop's
+// looked up with the beat before (frames queued for E1: cosim/rx's
 // throughput runs); with one lane, its events, lookup and check cycles one
 // after the other. Every beat holds one or two events in their order.
 func TestE1Lanes(t *testing.T) {
@@ -439,7 +440,7 @@ func TestE1Lanes(t *testing.T) {
 					assert.Equal(t, EvDelivered, evs[1].Kind)
 				}
 			}
-			_, err := bn.Run(v, &ModelDUT{M: m, Bench: bn, Check: check})
+			_, err := bn.Run(workload(t, v, opt), &ModelDUT{M: m, Bench: bn, Check: check})
 			require.NoError(t, err)
 			t.Logf("E1 cycles of one-FPDU PLACE frames: %v", spans)
 			require.NotEmpty(t, spans)

@@ -28,7 +28,7 @@ func TestVectorsModelOnly(t *testing.T) {
 					opt := Options{Slots: 1024, STagCount: 256, RQDepth: 8, Lanes: width / 8, Seed: uint64(width), GapProb: 0.3, MaxGap: 20, FCSBad: 0.02, Noise: 0.5, Oversize: 1, MaxFrame: JumboFrame}
 					b := NewBench(opt, NewReady(p, uint64(width)))
 					m := New(Config{DataWidth: width, MaxFrame: JumboFrame, ConnCount: 1024, RQDepth: 8, DDPVersion: v.Setup.Receiver.DDPVersion, Window: v.Setup.Receiver.Window})
-					rep, err := b.Run(v, &ModelDUT{M: m, Bench: b})
+					rep, err := b.Run(workload(t, v, opt), &ModelDUT{M: m, Bench: b})
 					require.NoError(t, err, "vector %s", v.Setup.Name)
 					cycles += rep.Cycles
 					beats += rep.Beats

@@ -1,20 +1,3 @@
-// Package ddp is the golden model of Direct Data Placement (RFC 5041) at a
-// Data Sink: it parses the DDP headers of the ULPDUs that MPA (RFC 5044)
-// passes up, checks each DDP segment against a tagged buffer table and
-// per-stream untagged receive queues, and places the payload into a model of
-// host memory whose write log and final image tests compare byte for byte.
-//
-// Header format (RFC 5041 section 4): octet 0 is the DDP control field
-// (T 0x80 tagged, L 0x40 last segment of a message, four reserved bits, DV
-// the two-bit DDP version), octet 1 is reserved for the ULP (RDMAP control).
-// A tagged header continues with STag (32 bits) and TO (64 bits), 14 octets
-// in all; an untagged header with 32 bits reserved for the ULP, QN, MSN and
-// MO (32 bits each), 18 octets in all. All fields are big endian.
-//
-// Placement rules and the errors a Data Sink must detect are those of RFC
-// 5041 section 7 (see Kind); on any error nothing is written. Placement may
-// happen in any order; delivery (Placer.Deliver) is in TCP order and
-// completes untagged messages one MSN at a time.
 package ddp
 
 import (

@@ -1,16 +1,3 @@
-// Package fastpath is the functional model of mpa_rx, the flow-through
-// receiver in rtl/: which frames the hardware handles by itself, what it
-// places and reports, and which frames it hands to software with what
-// reason (docs/design.md section 2). The cycle model adds timing to it; the
-// RTL must agree with it frame by frame.
-//
-// The hardware takes a TCP segment of a half connection in full operation
-// when the segment is whole FPDUs that it can validate on their own: in
-// order (seq == rcv_nxt), or out of order with markers and CRC on when the
-// segment's first FPDU holds a marker (RFC 5044 section 6, rules 2 and 3)
-// and no FPDU of it ends a DDP message. Everything else goes to software,
-// which then owns the half connection until it holds nothing and hands it
-// back (System does that hand-over).
 package fastpath
 
 import (
@@ -21,6 +8,7 @@ import (
 
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -192,8 +180,6 @@ func (e *Engine) Context(t wire.FourTuple) (Context, bool) {
 	return *c, true
 }
 
-func before(a, b uint32) bool { return int32(a-b) < 0 }
-
 // fpdu is one validated FPDU of a segment.
 type fpdu struct {
 	lseq  uint32
@@ -227,8 +213,8 @@ func (e *Engine) Frame(b []byte) Result {
 	case c.SWOwned:
 		return exception(SWOwned)
 	}
-	seq, data := f.Seq, f.Payload
-	end := seq + uint32(len(data))
+	seq, data := tcpseq.Num(f.Seq), f.Payload
+	end, rcv := seq.Add(len(data)), tcpseq.Num(c.RcvNxt)
 	// Software takes the stream over whenever it gets a segment of it.
 	handOver := func(r Reason) Result {
 		c.SWOwned, c.Ranges = true, nil
@@ -237,33 +223,33 @@ func (e *Engine) Frame(b []byte) Result {
 	switch {
 	case f.Flags&(wire.FlagSYN|wire.FlagFIN|wire.FlagRST) != 0:
 		return handOver(Flags)
-	case len(data) == 0, !before(c.RcvNxt, end):
+	case len(data) == 0, !rcv.Before(end):
 		res.Verdict = Ignore // no payload, or an old duplicate
 		return res
-	case before(seq, c.RcvNxt):
+	case seq.Before(rcv):
 		return handOver(Unaligned)
-	case seq-c.RcvNxt >= e.Window || end-c.RcvNxt > e.Window:
-		if seq-c.RcvNxt >= e.Window {
+	case seq.Offset(rcv) >= e.Window || end.Offset(rcv) > e.Window:
+		if seq.Offset(rcv) >= e.Window {
 			res.Verdict = Ignore // beyond the window, as the golden receiver drops it
 			return res
 		}
 		return handOver(OutOfOrder)
 	}
 	for _, r := range c.Ranges {
-		if before(seq, r.End) && before(r.Start, end) {
+		if seq.Before(tcpseq.Num(r.End)) && tcpseq.Num(r.Start).Before(end) {
 			return handOver(Unaligned)
 		}
 	}
-	inOrder := seq == c.RcvNxt
+	inOrder := seq == rcv
 	if !inOrder && !(c.Params.Markers && c.Params.CRC) {
 		return handOver(OutOfOrder)
 	}
-	fpdus, reason := e.walk(c.Params, seq, data, !inOrder)
+	fpdus, reason := e.walk(c.Params, uint32(seq), data, !inOrder)
 	if reason != 0 {
 		return handOver(reason)
 	}
 	if !inOrder {
-		merged, ok := addRange(c.Ranges, Range{seq, end})
+		merged, ok := AddRange(c.Ranges, Range{uint32(seq), uint32(end)})
 		if !ok {
 			return handOver(RangesFull)
 		}
@@ -291,16 +277,16 @@ func (e *Engine) Frame(b []byte) Result {
 		}
 	}
 	if !inOrder {
-		res.Events = append(res.Events, Event{Kind: Consumed, Half: t, Seq: seq, End: end, PtrRFC5044: rfc, PtrDraft01: draft})
+		res.Events = append(res.Events, Event{Kind: Consumed, Half: t, Seq: uint32(seq), End: uint32(end), PtrRFC5044: rfc, PtrDraft01: draft})
 		return res
 	}
 	// The in-order point moves past the segment and any ranges it reaches.
-	c.RcvNxt = end
+	c.RcvNxt = uint32(end)
 	for len(c.Ranges) > 0 && c.Ranges[0].Start == c.RcvNxt {
 		c.RcvNxt = c.Ranges[0].End
 		c.Ranges = c.Ranges[1:]
 	}
-	res.Events = append(res.Events, Event{Kind: Advanced, Half: t, Seq: seq, End: c.RcvNxt, PtrRFC5044: rfc, PtrDraft01: draft})
+	res.Events = append(res.Events, Event{Kind: Advanced, Half: t, Seq: uint32(seq), End: c.RcvNxt, PtrRFC5044: rfc, PtrDraft01: draft})
 	return res
 }
 
@@ -356,9 +342,9 @@ func (e *Engine) walk(p mpa.Half, seq uint32, b []byte, ooo bool) ([]fpdu, Reaso
 	return out, 0
 }
 
-// addRange adds r to the sorted ranges, merging it with ranges it touches;
+// AddRange adds r to the sorted ranges, merging it with ranges it touches;
 // it fails when that would need more than MaxRanges.
-func addRange(rs []Range, r Range) ([]Range, bool) {
+func AddRange(rs []Range, r Range) ([]Range, bool) {
 	out := make([]Range, 0, len(rs)+1)
 	for _, x := range rs {
 		switch {
@@ -371,7 +357,7 @@ func addRange(rs []Range, r Range) ([]Range, bool) {
 		}
 	}
 	i := 0
-	for i < len(out) && before(out[i].Start, r.Start) {
+	for i < len(out) && tcpseq.Num(out[i].Start).Before(tcpseq.Num(r.Start)) {
 		i++
 	}
 	out = append(out[:i], append([]Range{r}, out[i:]...)...)

@@ -12,6 +12,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -58,7 +59,7 @@ func TestProtection(t *testing.T) {
 			v, err := vector.Load(filepath.Join("..", "..", "vectors", tc.vector))
 			require.NoError(t, err)
 			var golden []rx.Event
-			g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+			g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 			require.NoError(t, err)
 			s, mem := newSystem(t, v, tables{1024, 256, 8})
 			gmem := g.Placer.Memory()

@@ -12,6 +12,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -26,7 +27,7 @@ func newSystem(t *testing.T, v *vector.Vector, tb ...tables) (*fastpath.System, 
 	if len(tb) > 0 {
 		n = tb[0]
 	}
-	s, err := v.Setup.NewFastpathTables(n.slots, n.stags, n.rq)
+	s, err := replay.NewSystem(&v.Setup, n.slots, n.stags, n.rq)
 	require.NoError(t, err)
 	return s, s.HWPlacer.Memory()
 }
@@ -54,9 +55,9 @@ func summarize(evs []rx.Event) outcome {
 		case rx.MPAError:
 			o.Errors = append(o.Errors, fmt.Sprintf("%s code %d at %d", h, e.Code, e.Seq))
 		case rx.DDPError:
-			o.DDPErrors = append(o.DDPErrors, fmt.Sprintf("%s %d %s", h, e.Seq, vector.DDPErrorName(e.Err)))
+			o.DDPErrors = append(o.DDPErrors, fmt.Sprintf("%s %d %s", h, e.Seq, replay.DDPErrorName(e.Err)))
 		case rx.Dropped:
-			o.Drops = append(o.Drops, fmt.Sprintf("%d %s", e.Seq, vector.DropName(e.Err)))
+			o.Drops = append(o.Drops, fmt.Sprintf("%d %s", e.Seq, replay.DropName(e.Err)))
 		case rx.Delivered:
 			o.Deliveries[h] = append(o.Deliveries[h], e.Seq)
 		}
@@ -91,7 +92,7 @@ func testUnion(t *testing.T, slots tables) {
 		require.NoError(t, err)
 		t.Run(v.Setup.Name, func(t *testing.T) {
 			var golden []rx.Event
-			g, err := v.Setup.NewGolden(rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
+			g, err := replay.NewGolden(&v.Setup, rx.Config{Digests: true, OnEvent: func(e *rx.Event) { golden = append(golden, *e) }})
 			require.NoError(t, err)
 			s, mem := newSystem(t, v, slots)
 			for _, f := range v.Frames {

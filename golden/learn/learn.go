@@ -1,24 +1,3 @@
-// Package learn infers the DDP setup of a capture that comes without one
-// (a bare pcap, not a vector): the tagged buffers and posted receive buffers
-// its traffic needs, so that ULPDUs are placed in host memory and the
-// placements of two engines (golden, hardware) can be compared on real
-// traffic.
-//
-// Learn runs the golden receiver over the capture with empty DDP tables:
-// every ULPDU then fails placement with its DDP header parsed, which shows
-// what the traffic uses. Each STag seen on a half connection becomes a
-// tagged buffer of that half's stream covering every offset used (Tagged
-// Offsets are zero based in this model, ddp.Placer, so the buffer runs from
-// TO 0 to the highest TO + length seen). Each untagged message (QN, MSN)
-// gets a receive buffer as long as its highest MO + length; a queue's
-// buffers are posted in MSN order from MSN 1, the buffer of MSN m just
-// before the frame in which message m (or a later one) first shows up, as a
-// ULP posts receives ahead of the messages. Apply does the registering and
-// posting frame by frame on any Target (a ddp.Placer, a fastpath.System).
-//
-// A setup learned this way cannot show DDP errors the real receiver would
-// have had (an STag the peer was not given, a buffer too short): it is the
-// setup under which the traffic is valid.
 package learn
 
 import (

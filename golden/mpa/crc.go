@@ -1,9 +1,3 @@
-// Package mpa implements the wire formats of MPA, Marker PDU Aligned framing
-// for TCP (RFC 5044): FPDU framing with markers and CRC32C, the MPA Request and
-// Reply startup frames and their negotiation, MULPDU, and the segmentation
-// policies a sender (or a re-segmenting middlebox) applies to the framed
-// stream. It is the sender half of the golden model; package rx is the
-// receiver.
 package mpa
 
 import (

@@ -37,7 +37,7 @@ func TestFPDUPTRDefinition(t *testing.T) {
 			}
 		}
 	}
-	// The example: SeqStart S, ULPDU_Length at S+4, next marker at
+	// An example: SeqStart S, ULPDU_Length at S+4, next marker at
 	// S+512: FPDUPTR 508. A ULPDU of 506 octets is the shortest that
 	// makes the first FPDU hold it (marker 4 + length 2 + 506 = 512: the
 	// marker sits before the CRC field); with 502 the FPDU ends at S+512

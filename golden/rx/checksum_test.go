@@ -72,8 +72,8 @@ func TestChecksumPolicies(t *testing.T) {
 		policy     Checksums
 		frames     [][]byte
 		wantULPDUs []ulpduKey
-		wantDrops  []string // drop reasons
-		wantCodes  []int    // MPA error codes
+		wantDrops  []string    // drop reasons
+		wantCodes  []ErrorCode // MPA error codes
 		wantHosts  []HostChecksums
 	}{
 		{"verify", ChecksumsVerify, frames, nil, repeat("tcp_checksum", offloaded), nil,
@@ -82,7 +82,7 @@ func TestChecksumPolicies(t *testing.T) {
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded}}},
 		{"auto-damaged-field", ChecksumsAuto, with(frames, damaged), ulps[:3], []string{"tcp_checksum"}, nil,
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded - 1}}},
-		{"auto-damaged-payload", ChecksumsAuto, with(frames, crcHit), ulps[:3], nil, []int{CodeCRC},
+		{"auto-damaged-payload", ChecksumsAuto, with(frames, crcHit), ulps[:3], nil, []ErrorCode{CodeCRC},
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded}}},
 		{"auto-bad-ip", ChecksumsAuto, with(frames, badIP), ulps[:3], []string{"ip_checksum"}, nil,
 			[]HostChecksums{{Host: c.tu.SrcIP, Offloaded: offloaded - 1}}},
@@ -117,7 +117,7 @@ func TestChecksumPolicies(t *testing.T) {
 				drops = append(drops, name)
 			}
 			assert.Equal(t, tc.wantDrops, drops)
-			var codes []int
+			var codes []ErrorCode
 			for _, e := range errorsOf(evs) {
 				codes = append(codes, e.Code)
 			}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -33,7 +34,7 @@ const (
 
 // probe is what is known of the start of one half connection's stream.
 type probe struct {
-	start uint32
+	start tcpseq.Num
 	known bool   // start is set
 	syn   bool   // start is the SYN's sequence number plus one
 	have  uint32 // bit i: head[i] holds the stream's octet start+i
@@ -44,7 +45,7 @@ type probe struct {
 // kept. Without the SYN, the start is the lowest sequence number seen so
 // far (segments may be captured out of order).
 func (p *probe) add(f *wire.Frame) {
-	seq := f.Seq
+	seq := tcpseq.Num(f.Seq)
 	if f.Flags&wire.FlagSYN != 0 {
 		seq++
 		if !p.syn {
@@ -59,7 +60,7 @@ func (p *probe) add(f *wire.Frame) {
 		p.setStart(seq)
 	}
 	for i := range p.head {
-		if d := p.start + uint32(i) - seq; d < uint32(len(f.Payload)) && p.have&(1<<i) == 0 {
+		if d := p.start.Add(i).Offset(seq); d < uint32(len(f.Payload)) && p.have&(1<<i) == 0 {
 			p.head[i] = f.Payload[d]
 			p.have |= 1 << i
 		}
@@ -68,12 +69,12 @@ func (p *probe) add(f *wire.Frame) {
 
 // setStart moves the start back to seq (a start already known and not
 // after seq stays), keeping the octets held.
-func (p *probe) setStart(seq uint32) {
+func (p *probe) setStart(seq tcpseq.Num) {
 	switch {
 	case !p.known:
 		p.start, p.known = seq, true
-	case before(seq, p.start):
-		d := p.start - seq
+	case seq.Before(p.start):
+		d := p.start.Offset(seq)
 		if d >= mpa.KeyLen {
 			p.have = 0
 		} else {

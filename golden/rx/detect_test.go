@@ -115,7 +115,7 @@ func TestDetectSplitStartup(t *testing.T) {
 			assert.Equal(t, 0, r.Stats().Untracked)
 			hs := r.Halves()
 			require.Len(t, hs, 2)
-			assert.Equal(t, "full", hs[0].State)
+			assert.Equal(t, StateFull, hs[0].State)
 			assert.True(t, hs[0].Initiator)
 			assert.Equal(t, len(frames)-len(cut(t, c.tu.Reverse(), c.rseq, rep.Append(nil), tc.repCut))-b2i(tc.syn), hs[0].Frames)
 		})
@@ -170,8 +170,8 @@ func TestDetectReplyOnly(t *testing.T) {
 	}
 	hs := r.Halves()
 	require.Len(t, hs, 2)
-	assert.Equal(t, "idle", hs[0].State)
-	assert.Equal(t, "wait-peer", hs[1].State)
+	assert.Equal(t, StateIdle, hs[0].State)
+	assert.Equal(t, StateWaitPeer, hs[1].State)
 	assert.Empty(t, r.Events())
 }
 
@@ -227,7 +227,7 @@ func TestPorts(t *testing.T) {
 				assert.Equal(t, c.tu, errs[0].Half)
 				assert.Equal(t, c.iseq, errs[0].Seq)
 				for _, h := range r.Halves() {
-					assert.Equal(t, "closed", h.State, h.Tuple.String())
+					assert.Equal(t, StateClosed, h.State, h.Tuple.String())
 				}
 			} else {
 				assert.Empty(t, errs)
@@ -236,9 +236,9 @@ func TestPorts(t *testing.T) {
 			if !tc.wantErr && !tc.wantEst {
 				// The Reply alone is followed; the Request's half never begins.
 				for _, h := range r.Halves() {
-					assert.NotEqual(t, "full", h.State)
+					assert.NotEqual(t, StateFull, h.State)
 					if h.Initiator {
-						assert.Equal(t, "idle", h.State)
+						assert.Equal(t, StateIdle, h.State)
 					}
 				}
 			}

@@ -86,10 +86,10 @@ func TestPeerToPeerRTR(t *testing.T) {
 		name     string
 		req, rep mpa.Startup
 		steps    []step
-		code     int    // 0: no error
-		onI2R    bool   // the error is on the Initiator's half
-		ulpdus   int    // ULPDUs passed
-		errSeqAt string // "reply", "first-i2r", "first-r2i"
+		code     ErrorCode // 0: no error
+		onI2R    bool      // the error is on the Initiator's half
+		ulpdus   int       // ULPDUs passed
+		errSeqAt string    // "reply", "first-i2r", "first-r2i"
 	}{
 		{"Send RTR then both ways", req(mpa.RTRSend), rep(mpa.RTRSend), []step{{ini, rtrSend}, {res, plainMsg}, {ini, plainMsg}}, 0, false, 3, ""},
 		{"Write RTR", req(mpa.RTRWrite, mpa.RTRRead), rep(mpa.RTRWrite), []step{{ini, rtrWrite}, {res, plainMsg}}, 0, false, 2, ""},

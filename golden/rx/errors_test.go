@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 	"github.com/mparx/mparx/golden/wire"
 )
 
@@ -271,7 +272,7 @@ func TestPermissiveRev0Markers(t *testing.T) {
 		assert.True(t, h.Params.Markers)
 		assert.True(t, h.Params.CRC)
 		assert.Equal(t, uint8(0), h.DDPVersion)
-		assert.Equal(t, "full", h.State)
+		assert.Equal(t, StateFull, h.State)
 	}
 }
 
@@ -300,7 +301,7 @@ func TestOutOfOrderPassing(t *testing.T) {
 		var last uint32
 		for _, e := range r.Events() {
 			if e.Kind == Delivered {
-				assert.True(t, last == 0 || before(last, e.Seq))
+				assert.True(t, last == 0 || tcpseq.Num(last).Before(tcpseq.Num(e.Seq)))
 				last = e.Seq
 			}
 		}

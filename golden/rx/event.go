@@ -42,18 +42,37 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// MPA error codes (RFC 5044 section 8; RFC 6581 adds 5 to 7 for enhanced
-// connection establishment, of which the receiver reports 7).
+// ErrorCode is an MPA error code (RFC 5044 section 8; RFC 6581 adds 5 to 7
+// for enhanced connection establishment, of which the receiver reports 7).
+type ErrorCode int
+
+// MPA error codes.
 const (
-	CodeClosed  = 1 // TCP connection closed, terminated or lost (FIN, RST)
-	CodeCRC     = 2 // CRC mismatch
-	CodeMarker  = 3 // a marker and ULPDU_Length disagree on an FPDU start
-	CodeStartup = 4 // invalid MPA Request or Reply frame
+	CodeClosed  ErrorCode = 1 // TCP connection closed, terminated or lost (FIN, RST)
+	CodeCRC     ErrorCode = 2 // CRC mismatch
+	CodeMarker  ErrorCode = 3 // a marker and ULPDU_Length disagree on an FPDU start
+	CodeStartup ErrorCode = 4 // invalid MPA Request or Reply frame
 	// CodeNoMatchingRTR: peer-to-peer (RFC 6581) Request and Reply do not
 	// agree on an RTR type, or the Initiator's first FPDU is not the
 	// agreed RTR message.
-	CodeNoMatchingRTR = 7
+	CodeNoMatchingRTR ErrorCode = 7
 )
+
+var codeNames = map[ErrorCode]string{
+	CodeClosed:        "TCP connection closed",
+	CodeCRC:           "CRC error",
+	CodeMarker:        "marker and ULPDU_Length disagree",
+	CodeStartup:       "invalid MPA Request or Reply",
+	CodeNoMatchingRTR: "no matching RTR",
+}
+
+// String names the code as RFC 5044 section 8 and RFC 6581 describe it.
+func (c ErrorCode) String() string {
+	if s, ok := codeNames[c]; ok {
+		return s
+	}
+	return fmt.Sprintf("MPA error code %d", int(c))
+}
 
 // Event is one observable result of the receiver.
 type Event struct {
@@ -68,9 +87,9 @@ type Event struct {
 	// Reply's first octet or the first FPDU's ULPDU_Length field for code
 	// 7).
 	Seq    uint32
-	Len    int      // ULPDU length (ULPDU, Placed: payload octets placed)
-	SHA256 [32]byte // ULPDU: digest of the ULPDU (DDP header and payload)
-	Code   int      // MPAError: 1-4, 7
+	Len    int       // ULPDU length (ULPDU, Placed: payload octets placed)
+	SHA256 [32]byte  // ULPDU: digest of the ULPDU (DDP header and payload)
+	Code   ErrorCode // MPAError: 1-4, 7
 	DDP    ddp.Header
 	Addr   uint64 // Placed: host address of the first octet
 	// Established: the MPA revision the connection runs (the Reply's);

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
 )
 
 // The FPDUPTR of a marker inside an FPDU that begins with a marker: the
@@ -99,7 +100,7 @@ func setPtr(c *testConn, i, moff int, ptr uint16) uint32 {
 	return f.LengthSeq
 }
 
-// Issue 11 item 5: an in-order FPDU whose damaged ULPDU_Length makes it
+// An in-order FPDU whose damaged ULPDU_Length makes it
 // run over a marker the receiver already holds, where that marker names
 // another FPDU, is code 3 as soon as its header is read: the receiver does
 // not wait for the rest of the FPDU or its CRC. Also when the FPDU only
@@ -155,7 +156,7 @@ func TestMarkerErrorAtHeader(t *testing.T) {
 // whether FPDU 2 arrives in order or is held out of order when FPDU 1's
 // header is read. (Before, a receiver holding it out of order blamed FPDU
 // 1, one holding it in order did not: the fuzzed case
-// duplicates-w512-ea60124639959581 of cosim/rxfuzz.)
+// duplicates-w512-ea60124639959581 of cosim/rx/fuzz.)
 func TestMarkerAfterFPDUCheckedWithItsOwnFPDU(t *testing.T) {
 	for _, order := range []struct {
 		name string
@@ -171,7 +172,7 @@ func TestMarkerAfterFPDUCheckedWithItsOwnFPDU(t *testing.T) {
 			f1, f2 := c.i2r.FPDUs[1], c.i2r.FPDUs[2]
 			h := c.i2r.Half
 			m := h.NextMarker(f2.Seq)
-			require.True(t, before(m, f2.Seq+uint32(f2.Len)), "FPDU 2 holds a marker")
+			require.True(t, tcpseq.Num(m).Before(tcpseq.Num(f2.Seq).Add(f2.Len)), "FPDU 2 holds a marker")
 			// Name an octet inside FPDU 1 (RFC 5044 form: the marker's
 			// distance from the ULPDU_Length field of the FPDU named).
 			inside := f1.LengthSeq + 16

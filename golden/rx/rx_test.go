@@ -3,32 +3,20 @@ package rx
 import (
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"sort"
 	"testing"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/mpa"
 	"github.com/mparx/mparx/golden/wire"
 )
 
 // frame builds an Ethernet/IPv4/TCP frame with gopacket (an implementation
-// independent of golden/wire).
+// independent of golden/wire) with ACK and the given flags set (tcpFrame).
 func frame(t testing.TB, tu wire.FourTuple, seq uint32, flags uint8, payload []byte) []byte {
 	t.Helper()
-	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: net.IP(tu.SrcIP[:]), DstIP: net.IP(tu.DstIP[:])}
-	tcp := &layers.TCP{SrcPort: layers.TCPPort(tu.SrcPort), DstPort: layers.TCPPort(tu.DstPort), Seq: seq, Window: 65535,
-		ACK: true, FIN: flags&wire.FlagFIN != 0, RST: flags&wire.FlagRST != 0, PSH: flags&wire.FlagPSH != 0}
-	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
-	buf := gopacket.NewSerializeBuffer()
-	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
-		eth, ip, tcp, gopacket.Payload(payload)))
-	return append([]byte(nil), buf.Bytes()...)
+	return tcpFrame(t, tu, seq, flags|wire.FlagACK, payload)
 }
 
 // testConn is an MPA connection built with golden/mpa: startup frames and

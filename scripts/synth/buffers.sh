@@ -70,7 +70,7 @@ echo
 echo "per connection (memories whose depth follows CONN_COUNT):"
 awk '{ per = $2 * $3 / 1024; tot += per
 		printf "  %-14s %3d x %3d bits = %6d bits per connection\n", $1, $3 / 1024, $2, per
-		if ($1 ~ /^ctx_/) ctx += per; else rq += per }
+		if ($1 ~ /(^|\.)ctx_/) ctx += per; else rq += per }
 	END { printf "  context %d + receive queues %d = %d bits per connection\n", ctx, rq, tot
 		printf "  1024 connections: %d bits (%.2f Mibit, %.1f KiB)\n", tot * 1024, tot * 1024 / 1048576, tot * 1024 / 8192 }' \
 	"$out/mem_perconn.txt"

@@ -1,17 +1,3 @@
-// Package vector defines the on-disk format of mparx conformance vectors and
-// reads and writes it. A vector is one directory:
-//
-//	frames.pcap     Ethernet frames (pcap, link type 1, microsecond stamps)
-//	setup.json      what a receiver must know before the first frame:
-//	                MPA connections, registered STags, posted receive buffers
-//	expected.jsonl  the expected results, one JSON object per line, in the
-//	                order the golden receiver produced them
-//	buffers.bin     final contents of every buffer in setup.json, in the
-//	                order of Setup.Buffers (absent when there are none)
-//
-// The format is documented for people in vectors/README.md. The loader is
-// shared by vecgen (which writes vectors), mparx replay and the RTL
-// co-simulation (which read them).
 package vector
 
 import (

@@ -1,13 +1,3 @@
-// Package lutdepth measures the logic depth of a technology-mapped Yosys
-// netlist: the longest register-to-register (or port) path counted in LUT
-// levels, the method of the project's timing anchors (docs/synth.md).
-//
-// It reads the JSON netlist Yosys writes (`write_json`) after a flattening
-// synthesis such as `synth_xilinx -flatten`. On the longest path a LUT, an
-// inverter or an asynchronous LUT RAM / SRL read counts one level; CARRY4,
-// MUXF7 and MUXF8 count zero but pass the path; flip-flops, block RAMs and
-// DSPs end one path and start the next. The path itself (cells, nets,
-// source lines) is reported with the carry cells on it.
 package lutdepth
 
 import (

@@ -1,0 +1,116 @@
+package fuzz
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mparx/mparx/cosim/rx"
+	"github.com/mparx/mparx/vecgen/vector"
+)
+
+var (
+	fuzzFrames   = flag.Int("frames", -1, "TestFuzz: mutated frames per DATA_WIDTH (-1: CIFrames of the width)")
+	fuzzDuration = flag.Duration("duration", 0, "TestFuzz: run this long per DATA_WIDTH instead of -frames")
+	fuzzSeed     = flag.Uint64("seed", 1, "TestFuzz: campaign seed (0: random, printed)")
+	fuzzOut      = flag.String("out", "testdata", "TestFuzz: directory for failing streams")
+	fuzzFailures = flag.Int("failures", 1, "TestFuzz: stop a width after this many failing streams")
+)
+
+const vectorsDir = "../../../vectors"
+
+func loadVectors(t testing.TB) []*vector.Vector {
+	vs, err := vector.LoadAll(vectorsDir)
+	require.NoError(t, err)
+	require.NotEmpty(t, vs)
+	return vs
+}
+
+// CIFrames are the mutated frames per DATA_WIDTH that `go test` (and so
+// `make test`) runs: 100,000 at 64 and 128 bits; at 256 and 512
+// bits, whose models cost more CPU per frame, fewer, so that `make test`
+// stays under 30 minutes on 2 cores (docs/robustness.md). `make fuzz`
+// runs every width for a duration instead.
+var CIFrames = map[int]int{64: 100000, 128: 100000, 256: 50000, 512: 50000}
+
+// The differential fuzzer at every width, in parallel: -frames mutated
+// frames per width (CI: CIFrames), or -duration per width; a random seed
+// with -seed 0. Any disagreement between the RTL and the model, or any
+// stuck handshake, fails the test and leaves the shrunk stream in
+// testdata (replayed by TestReplay from then on).
+func TestFuzz(t *testing.T) {
+	vs := loadVectors(t)
+	seed := *fuzzSeed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run TestFuzz -args -seed %d -frames %d -duration %v)",
+		seed, seed, *fuzzFrames, *fuzzDuration)
+	for _, width := range rx.Widths {
+		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
+			t.Parallel()
+			frames := *fuzzFrames
+			if frames < 0 {
+				frames = CIFrames[width]
+			}
+			res, err := Fuzz(Config{Width: width, Seed: seed, Vectors: vs, Frames: frames,
+				Duration: *fuzzDuration, OutDir: *fuzzOut, Log: t.Logf, MaxStream: 400, MaxFailures: *fuzzFailures})
+			require.NoError(t, err)
+			t.Logf("w%d: %d streams, %d frames (%d mutated), %d cycles, %v; withheld for known bugs: %v",
+				width, res.Streams, res.Frames, res.Counts.Mutated(), res.Cycles, res.Elapsed.Round(time.Millisecond), res.Withheld)
+			t.Logf("  %-13s %7s  outcomes (model = RTL)", "class", "frames")
+			for _, c := range res.Counts.Sorted() {
+				var os []string
+				for o, n := range res.Outcomes[c] {
+					os = append(os, fmt.Sprintf("%s %d", o, n))
+				}
+				sort.Strings(os)
+				t.Logf("  %-13s %7d  %s", c, res.Counts[c], strings.Join(os, ", "))
+			}
+			require.Empty(t, res.Failures)
+		})
+	}
+}
+
+var burstFrames = flag.Int("burst-frames", 3000, "TestBurst: frames per burst")
+
+// Back to back, with no contexts: hostile frames of every class from every
+// vector (up to 16,000 octets, so that the frame FIFO fills) go in with no
+// idle cycle. With the outputs always ready s_axis_tready never stays low
+// longer than TreadyBound; with random backpressure on m_evt and
+// m_exc_axis nothing is lost. Every frame's outcome is the model's.
+func TestBurst(t *testing.T) {
+	vs := loadVectors(t)
+	for _, width := range rx.Widths {
+		for _, bp := range []bool{false, true} {
+			t.Run(fmt.Sprintf("w%d/backpressure=%v", width, bp), func(t *testing.T) {
+				m := NewMutator(uint64(width), width/8)
+				m.Early, m.Rate = 1, 1
+				var frames [][]byte
+				counts := Counts{}
+				for k := 0; len(frames) < *burstFrames; k++ {
+					v := vs[k%len(vs)]
+					infos, err := Analyze(v, rx.Slots)
+					require.NoError(t, err)
+					s := withhold(m.Stream(v.Frames, infos), map[string]int{})
+					for _, f := range s {
+						if len(frames) < *burstFrames {
+							frames = append(frames, f.Data)
+							counts[f.Class]++
+						}
+					}
+				}
+				rep, err := Burst(width, frames, bp, 1)
+				require.NoError(t, err)
+				t.Logf("%d frames (%d mutated), %d beats in %d cycles; tready low %d cycles, longest %d (bound %d); outcomes %v",
+					rep.Frames, counts.Mutated(), rep.Beats, rep.Cycles, rep.Stalls, rep.MaxStall, TreadyBound(width), rep.Outcomes)
+			})
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package rx
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/mparx/mparx/golden/ddp"
+	"github.com/mparx/mparx/golden/mpa"
+	"github.com/mparx/mparx/golden/tcpseq"
+	"github.com/mparx/mparx/golden/wire"
+)
+
+// DefaultWindow is the receive window assumed when Config.Window is zero:
+// data further than this beyond rcv_nxt is dropped as out of window.
+const DefaultWindow = 1 << 20
+
+// ConnSpec names an MPA connection whose startup the receiver follows.
+type ConnSpec struct {
+	Tuple        wire.FourTuple    // the Initiator -> Responder half connection
+	InitiatorSeq uint32            // TCP sequence number of the MPA Request's first octet
+	ResponderSeq uint32            // TCP sequence number of the MPA Reply's first octet
+	Policy       mpa.StartupPolicy // what the receiving ends accept
+}
+
+// Config configures a Receiver.
+type Config struct {
+	// Auto also follows connections that it finds by their startup frames:
+	// a half connection whose stream (from its SYN when the capture has
+	// it, else from the lowest sequence number seen) begins with "MPA ID
+	// Req Frame" is the Initiator's, and one that begins with "MPA ID Rep
+	// Frame" the Responder's (Wireshark's heuristic, on the reassembled
+	// stream: the key may come in several segments). See detect.go.
+	Auto bool
+	// Ports lists TCP ports known to speak MPA: every connection to or
+	// from one is followed from the first octet of each stream, whatever
+	// it holds (Wireshark's "Decode As"), so a wrong key or Rev there is
+	// error code 4. The Initiator is the end that sent the SYN, else the
+	// end that sent payload first.
+	Ports []uint16
+	// Checksums is the checksum policy (ChecksumsVerify by default).
+	Checksums Checksums
+	// Policy is the startup policy of connections found by Auto.
+	Policy mpa.StartupPolicy
+	// Window is how far beyond rcv_nxt a half connection accepts data;
+	// zero means DefaultWindow.
+	Window uint32
+	// Placer places ULPDUs in host memory; nil reports ULPDUs without
+	// placing them.
+	Placer *ddp.Placer
+	// Digests fills Event.SHA256 for every ULPDU (replay output and
+	// vectors want it; it costs a SHA-256 over every ULPDU).
+	Digests bool
+	// OnEvent, when set, receives every event as it happens instead of
+	// the receiver keeping them for Events. The Event is valid only
+	// during the call.
+	OnEvent func(*Event)
+}
+
+// Receiver is the golden MPA receiver. It is not safe for concurrent use.
+type Receiver struct {
+	cfg    Config
+	halves map[wire.FourTuple]*half
+	probes map[wire.FourTuple]*probeConn // connections not known to be MPA (Auto, Ports); made on first use
+	tally  ChecksumTally
+	order  []*half // in creation order, for reports
+	nconn  int
+	events []Event
+	cur    Event
+	frame  int
+	stats  Stats
+}
+
+// Stats counts frames by what became of them.
+type Stats struct {
+	Frames    int // frames offered
+	Dropped   int // failed an Ethernet, IPv4 or TCP check
+	NonTCP    int // not IPv4/TCP
+	Untracked int // TCP frames of no MPA half connection (held frames of a connection not yet known count too)
+	// Unverified counts frames taken although a checksum did not verify
+	// (Config.Checksums); UnverifiedHosts has them per sending host.
+	Unverified int
+}
+
+// New returns a receiver with no connections.
+func New(cfg Config) *Receiver {
+	if cfg.Window == 0 {
+		cfg.Window = DefaultWindow
+	}
+	return &Receiver{cfg: cfg, halves: map[wire.FourTuple]*half{}}
+}
+
+// AddConn follows connection c from its startup frames and returns the DDP
+// stream IDs of its two half connections: Initiator to Responder, and back.
+func (r *Receiver) AddConn(c ConnSpec) (i2r, r2i ddp.StreamID) {
+	ih, rh := r.newConn(c.Tuple, c.Policy)
+	ih.begin(tcpseq.Num(c.InitiatorSeq))
+	rh.begin(tcpseq.Num(c.ResponderSeq))
+	return ih.id, rh.id
+}
+
+func (r *Receiver) newConn(t wire.FourTuple, p mpa.StartupPolicy) (ih, rh *half) {
+	k := r.nconn
+	r.nconn++
+	ih = &half{r: r, tuple: t, id: ddp.StreamID(2 * k), initiator: true, policy: p}
+	rh = &half{r: r, tuple: t.Reverse(), id: ddp.StreamID(2*k + 1), policy: p}
+	ih.peer, rh.peer = rh, ih
+	r.halves[ih.tuple], r.halves[rh.tuple] = ih, rh
+	r.order = append(r.order, ih, rh)
+	return ih, rh
+}
+
+// Stream returns the DDP stream ID of half connection h.
+func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
+	hf, ok := r.halves[h]
+	if !ok {
+		return 0, false
+	}
+	return hf.id, true
+}
+
+// Events returns everything reported so far, in the order it happened.
+func (r *Receiver) Events() []Event { return r.events }
+
+// Stats returns the frame counters.
+func (r *Receiver) Stats() Stats {
+	s := r.stats
+	for _, pc := range r.probes {
+		s.Untracked += len(pc.held)
+	}
+	s.Unverified = r.tally.Total()
+	return s
+}
+
+// UnverifiedHosts returns, per sending host, the frames taken although a
+// checksum did not verify, and why (Config.Checksums), and the frames
+// dropped whose TCP checksum field holds the offload signature.
+func (r *Receiver) UnverifiedHosts() []HostChecksums { return r.tally.Hosts() }
+
+func (r *Receiver) emit(e Event) {
+	e.Frame = r.frame
+	if r.cfg.OnEvent != nil {
+		r.cur = e // reused: no allocation per event
+		r.cfg.OnEvent(&r.cur)
+		return
+	}
+	r.events = append(r.events, e)
+}
+
+// Frame processes one Ethernet frame (without FCS).
+func (r *Receiver) Frame(b []byte) {
+	r.frame = r.stats.Frames
+	r.stats.Frames++
+	f, u, err := r.cfg.Checksums.Parse(b)
+	switch {
+	case errors.Is(err, wire.ErrNotIPv4), errors.Is(err, wire.ErrNotTCP):
+		r.stats.NonTCP++
+		return
+	case err != nil:
+		if errors.Is(err, wire.ErrTCPChecksum) && f.OffloadSignature() {
+			r.tally.AddDropped(f.SrcIP)
+		}
+		r.stats.Dropped++
+		r.emit(Event{Kind: Dropped, Half: f.FourTuple(), Seq: f.Seq, Err: err})
+		if h := r.halves[f.FourTuple()]; h != nil {
+			h.stats.Dropped++
+		}
+		return
+	}
+	r.tally.Add(f.SrcIP, u)
+	r.take(f)
+}
+
+// take passes a valid TCP frame to its half connection, or to detection.
+func (r *Receiver) take(f wire.Frame) {
+	h := r.halves[f.FourTuple()]
+	if h == nil {
+		r.probe(f)
+		return
+	}
+	h.segment(f)
+}
+
+// HalfSummary is the state and counters of one half connection.
+type HalfSummary struct {
+	Tuple      wire.FourTuple
+	Stream     ddp.StreamID
+	Initiator  bool // carries the Initiator's data (the Request)
+	State      State
+	Params     mpa.Half // negotiated markers, CRC and SeqStart (full operation)
+	DDPVersion uint8
+	// Startup is what the connection negotiated (RFC 5044, and RFC 6581
+	// for Rev 2: IRD/ORD, peer-to-peer and its RTR type); the zero value
+	// until the connection is established.
+	Startup   mpa.Negotiated
+	Frames    int // frames with payload or flags for this half
+	Octets    int // new payload octets accepted
+	Dup       int // payload octets that were duplicates
+	Dropped   int // frames dropped by a checksum
+	ULPDUs    int
+	Delivered int
+	DDPErrors int
+	ErrorCode ErrorCode // MPA error code, 0 if none
+	// PtrRFC5044 and PtrDraft01 count the ULPDUs passed whose FPDU began
+	// with a marker and held a later one, by the FPDUPTR form those
+	// markers had (mpa.PtrForm): RFC 5044's, or draft-01's, which the
+	// receiver accepts in exactly that case.
+	PtrRFC5044 int
+	PtrDraft01 int
+}
+
+// Halves summarises every half connection, in the order they were found.
+func (r *Receiver) Halves() []HalfSummary {
+	out := make([]HalfSummary, 0, len(r.order))
+	for _, h := range r.order {
+		s := h.stats
+		s.Tuple, s.Stream, s.Initiator = h.tuple, h.id, h.initiator
+		s.State, s.Params, s.DDPVersion, s.ErrorCode = h.state, h.params, h.ddpVersion, h.errCode
+		s.Startup = h.neg
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Stream < out[j].Stream })
+	return out
+}

@@ -1,0 +1,223 @@
+// Copyright 2026 The mparx Authors. SPDX-License-Identifier: Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * mpa_rx_ctx: the context table of mpa_rx (CONN_COUNT half connections)
+ * with its two read ports, the lookup and the verdict's read.
+ *
+ * A half connection's entry is at (h[15:0]) mod CONN_COUNT, with
+ * x = src ^ rotl8(dst) ^ {sport, dport} and h = x[31:16] ^ x[15:0]
+ * (golden/fastpath Index; the rotation keeps the two halves of a
+ * connection apart). The table is kept twice, each copy with only the
+ * fields its reader uses: the lookup copy valid, markers, CRC, SeqStart,
+ * the 4-tuple and the DDP stream and version (145 bits); the verdict copy
+ * the flags, rcv_nxt and the two out-of-order ranges (168 bits). Both are
+ * written by every write. Entries are context entries (CTX_* in
+ * mpa_rx_fields.vh); an output entry holds its copy's fields and zeros.
+ *
+ * Lookup: lk_valid with the 4-tuple in cycle t (the beat that completes
+ * it); the tuple is registered, hashed and the lookup copy read in t + 1;
+ * res_valid in t + 2 with res_match (valid and the tuple equal),
+ * res_idx and res_ent. A configuration write in t + 1 to the slot read is
+ * forwarded.
+ * Verdict read: rd_idx in cycle t (V0), rd_ent in t + 1 (V1), a write of
+ * cycle t to that slot forwarded.
+ * Writes: the verdict's (wr_valid, V2) or else a configuration write
+ * (cfg_valid: op 0 accepted; mpa_rx holds cfg_ready low while the verdict
+ * writes), visible to reads from the next cycle.
+ */
+module mpa_rx_ctx #(
+    // contexts (half connections); a power of two, 2 to 4096
+    parameter CONN_COUNT = 16,
+    parameter IDX_BITS = $clog2(CONN_COUNT)
+) (
+    input  wire                clk,
+    input  wire                rst,
+
+    // lookup
+    input  wire                lk_valid,
+    input  wire [31:0]         lk_src_ip,
+    input  wire [31:0]         lk_dst_ip,
+    input  wire [15:0]         lk_src_port,
+    input  wire [15:0]         lk_dst_port,
+    output reg                 res_valid,
+    output wire                res_match,
+    output reg  [IDX_BITS-1:0] res_idx,
+    output wire [383:0]        res_ent,
+
+    // the verdict's read
+    input  wire [IDX_BITS-1:0] rd_idx,
+    output wire [383:0]        rd_ent,
+
+    // writes
+    input  wire                wr_valid,
+    input  wire [IDX_BITS-1:0] wr_idx,
+    input  wire [383:0]        wr_data,
+    input  wire                cfg_valid,
+    input  wire [IDX_BITS-1:0] cfg_idx,
+    input  wire [383:0]        cfg_data
+);
+
+`include "mpa_rx_fields.vh"
+
+generate
+if (CONN_COUNT < 2 || CONN_COUNT > 4096 || (1 << $clog2(CONN_COUNT)) != CONN_COUNT) begin : g_bad_conn_count
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ctx: CONN_COUNT %0d is not a power of two from 2 to 4096", CONN_COUNT);
+        $finish;
+    end
+`endif
+    // elaboration stops here in every tool: this module does not exist
+    mpa_rx_ctx_CONN_COUNT_must_be_a_power_of_two_from_2_to_4096 param_error ();
+end
+if (IDX_BITS != $clog2(CONN_COUNT)) begin : g_bad_idx_bits
+`ifndef SYNTHESIS
+    initial begin
+        $error("mpa_rx_ctx: IDX_BITS %0d is not clog2(CONN_COUNT %0d)", IDX_BITS, CONN_COUNT);
+        $finish;
+    end
+`endif
+    mpa_rx_ctx_IDX_BITS_must_be_clog2_CONN_COUNT param_error ();
+end
+endgenerate
+
+// ------------------------------------------------------------------ copies
+// Lookup copy: {DDP version, stream, the 4-tuple, SeqStart, CRC, markers, valid}
+localparam LK_VALID = 0;
+localparam LK_MARKERS = 1;
+localparam LK_CRC = 2;
+localparam LK_SEQ_START = 3;
+localparam LK_TUPLE = LK_SEQ_START + CTX_SEQ_START_W;        // CTX_SRC_IP .. CTX_DST_PORT
+localparam TUPLE_W = CTX_DST_PORT + CTX_DST_PORT_W - CTX_SRC_IP;
+localparam LK_STREAM = LK_TUPLE + TUPLE_W;                    // CTX_STREAM, CTX_DDP_VER
+localparam STREAM_VER_W = CTX_DDP_VER + CTX_DDP_VER_W - CTX_STREAM;
+localparam LK_W = LK_STREAM + STREAM_VER_W;
+// Verdict copy: {ranges, rcv_nxt, flags}
+localparam VD_FLAGS = 0;                                       // CTX_VALID .. CTX_R1_VALID
+localparam FLAGS_W = CTX_R1_VALID + 1;
+localparam VD_RCV_NXT = VD_FLAGS + FLAGS_W;
+localparam VD_RANGES = VD_RCV_NXT + CTX_RCV_NXT_W;            // CTX_R0_START .. CTX_R1_END
+localparam RANGES_W = CTX_R1_END + CTX_R1_END_W - CTX_R0_START;
+localparam VD_W = VD_RANGES + RANGES_W;
+
+/* verilator lint_off UNUSEDSIGNAL */
+function [LK_W-1:0] lk_pack(input [383:0] x);
+    begin
+        lk_pack = {LK_W{1'b0}};
+        lk_pack[LK_VALID] = x[CTX_VALID];
+        lk_pack[LK_MARKERS] = x[CTX_MARKERS];
+        lk_pack[LK_CRC] = x[CTX_CRC];
+        lk_pack[LK_SEQ_START +: CTX_SEQ_START_W] = x[CTX_SEQ_START +: CTX_SEQ_START_W];
+        lk_pack[LK_TUPLE +: TUPLE_W] = x[CTX_SRC_IP +: TUPLE_W];
+        lk_pack[LK_STREAM +: STREAM_VER_W] = x[CTX_STREAM +: STREAM_VER_W];
+    end
+endfunction
+function [VD_W-1:0] vd_pack(input [383:0] x);
+    begin
+        vd_pack = {VD_W{1'b0}};
+        vd_pack[VD_FLAGS +: FLAGS_W] = x[CTX_VALID +: FLAGS_W];
+        vd_pack[VD_RCV_NXT +: CTX_RCV_NXT_W] = x[CTX_RCV_NXT +: CTX_RCV_NXT_W];
+        vd_pack[VD_RANGES +: RANGES_W] = x[CTX_R0_START +: RANGES_W];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+function [383:0] lk_unpack(input [LK_W-1:0] y);
+    begin
+        lk_unpack = 384'd0;
+        lk_unpack[CTX_VALID] = y[LK_VALID];
+        lk_unpack[CTX_MARKERS] = y[LK_MARKERS];
+        lk_unpack[CTX_CRC] = y[LK_CRC];
+        lk_unpack[CTX_SEQ_START +: CTX_SEQ_START_W] = y[LK_SEQ_START +: CTX_SEQ_START_W];
+        lk_unpack[CTX_SRC_IP +: TUPLE_W] = y[LK_TUPLE +: TUPLE_W];
+        lk_unpack[CTX_STREAM +: STREAM_VER_W] = y[LK_STREAM +: STREAM_VER_W];
+    end
+endfunction
+function [383:0] vd_unpack(input [VD_W-1:0] y);
+    begin
+        vd_unpack = 384'd0;
+        vd_unpack[CTX_VALID +: FLAGS_W] = y[VD_FLAGS +: FLAGS_W];
+        vd_unpack[CTX_RCV_NXT +: CTX_RCV_NXT_W] = y[VD_RCV_NXT +: CTX_RCV_NXT_W];
+        vd_unpack[CTX_R0_START +: RANGES_W] = y[VD_RANGES +: RANGES_W];
+    end
+endfunction
+
+reg [LK_W-1:0] ctx_lk [0:CONN_COUNT-1];
+reg [VD_W-1:0] ctx_vd [0:CONN_COUNT-1];
+
+/* verilator lint_off UNUSEDSIGNAL */
+function [IDX_BITS-1:0] ctx_hash(input [TUPLE_W-1:0] t);
+    reg [31:0] x;
+    reg [15:0] h;
+    begin
+        x = t[CTX_SRC_IP - CTX_SRC_IP +: 32] ^ {t[CTX_DST_IP - CTX_SRC_IP +: 24], t[CTX_DST_IP - CTX_SRC_IP + 24 +: 8]} ^
+            {t[CTX_SRC_PORT - CTX_SRC_IP +: 16], t[CTX_DST_PORT - CTX_SRC_IP +: 16]};
+        h = x[31:16] ^ x[15:0];
+        ctx_hash = h[IDX_BITS-1:0];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// ------------------------------------------------------------------ writes
+wire                ctx_we = wr_valid || cfg_valid;
+wire [IDX_BITS-1:0] ctx_widx = wr_valid ? wr_idx : cfg_idx;
+wire [383:0]        ctx_wdata = wr_valid ? wr_data : cfg_data;
+always @(posedge clk) begin
+    if (ctx_we)
+        ctx_vd[ctx_widx] <= vd_pack(ctx_wdata);
+    if (cfg_valid)
+        ctx_lk[cfg_idx] <= lk_pack(cfg_data);
+end
+
+// ------------------------------------------------------------------ lookup
+// the 4-tuple as the entry holds it (CTX_SRC_IP .. CTX_DST_PORT)
+wire [TUPLE_W-1:0] lk_tuple_in = {lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
+reg                t_pend;
+reg  [TUPLE_W-1:0] t_tuple;
+always @(posedge clk) begin
+    t_pend <= lk_valid;
+    if (lk_valid)
+        t_tuple <= lk_tuple_in;
+    if (rst)
+        t_pend <= 1'b0;
+end
+wire [IDX_BITS-1:0] t_idx = ctx_hash(t_tuple);
+reg [LK_W-1:0]    lk_q;
+reg [TUPLE_W-1:0] res_tuple;
+reg               lk_fwd_hit;
+reg [LK_W-1:0]    lk_fwd;
+always @(posedge clk) begin
+    lk_q <= ctx_lk[t_idx];
+end
+always @(posedge clk) begin
+    res_valid <= t_pend;
+    if (t_pend) begin
+        res_tuple <= t_tuple;
+        res_idx <= t_idx;
+    end
+    // a configuration write in the cycle of the read is forwarded
+    lk_fwd_hit <= cfg_valid && cfg_idx == t_idx;
+    lk_fwd <= lk_pack(cfg_data);
+    if (rst)
+        res_valid <= 1'b0;
+end
+assign res_ent = lk_unpack(lk_fwd_hit ? lk_fwd : lk_q);
+assign res_match = res_ent[CTX_VALID] && res_ent[CTX_SRC_IP +: TUPLE_W] == res_tuple;
+
+// ------------------------------------------------------------------ the verdict's read
+reg [VD_W-1:0] vd_q;
+reg [VD_W-1:0] vd_fwd;
+reg            vd_fwd_hit;
+always @(posedge clk) begin
+    vd_q <= ctx_vd[rd_idx];
+    // a write in the cycle of the read is forwarded
+    vd_fwd_hit <= ctx_we && ctx_widx == rd_idx;
+    vd_fwd <= vd_pack(ctx_wdata);
+end
+assign rd_ent = vd_unpack(vd_fwd_hit ? vd_fwd : vd_q);
+
+endmodule
+
+`resetall
