@@ -229,6 +229,27 @@ func (d *Driver) Counters() (Counters, error) {
 	return c, nil
 }
 
+// HostFault reports whether a host write was answered with an error
+// (HOST_FAULT[0]; from then on PLACED and DELIVERED leave as DDP_ERROR
+// kind DDPKindHostWrite) and that response (2 SLVERR, 3 DECERR).
+func (d *Driver) HostFault() (fault bool, resp uint8, err error) {
+	v, err := d.bus.Read32(RegHostFault)
+	if err != nil {
+		return false, 0, fmt.Errorf("driver: host fault: %w", err)
+	}
+	return v&1 != 0, uint8(v >> 1 & 3), nil
+}
+
+// ClearHostFault clears the host write fault: events are reported as the
+// receiver made them again.
+func (d *Driver) ClearHostFault() error {
+	return d.bus.Write32(RegHostFault, 1)
+}
+
+// DDPKindHostWrite is the DDP kind of the DDP_ERROR events that replace
+// PLACED and DELIVERED while the host write fault is set.
+const DDPKindHostWrite = 13
+
 // ClearCounters sets every counter to zero.
 func (d *Driver) ClearCounters() error {
 	return d.bus.Write32(RegCntCtrl, 1)

@@ -40,6 +40,8 @@ const (
 	RegCfgStatus = 0x048
 	// RegCntCtrl: writing 1 to [0] clears every counter.
 	RegCntCtrl = 0x04c
+	// RegHostFault: [0] a host write was answered SLVERR or DECERR: from the FPDU that had writes in that burst on, every PLACED and DELIVERED leaves as DDP_ERROR kind 13; [2:1] that response (2 SLVERR, 3 DECERR); writing 1 to [0] clears the fault.
+	RegHostFault = 0x050
 	// RegCfgData: the staged 384-bit configuration word (cfg_data), CFG_DATAi its bits [32i+31:32i].
 	RegCfgData = 0x080
 	// RegCounters is the first event counter.
@@ -51,7 +53,7 @@ const (
 	// IDValue is what RegID reads.
 	IDValue = 0x4d505258
 	// Version is the register map version the driver speaks.
-	Version = 0x00010000
+	Version = 0x00010100
 	// CfgDataWords is the number of CFG_DATA staging registers.
 	CfgDataWords = 12
 )

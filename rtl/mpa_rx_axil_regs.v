@@ -12,7 +12,8 @@
  * 64-bit event counters fed from the event stream the receiver emits
  * (evt_*: each beat taken, with its lanes' tkeep) and from the AXI4
  * host-memory master (host_*: AW and W handshakes, error responses,
- * unexpected responses).
+ * unexpected responses); HOST_FAULT reads the completion gate's host write
+ * fault and clears it (host_fault_clear, a cycle after the write).
  *
  * Writes: the address and the data are taken together, in the cycle both
  * are valid and no write response or command is pending; the response
@@ -84,7 +85,13 @@ module mpa_rx_axil_regs #(
     input  wire                      host_w,       // a W handshake
     input  wire                      host_err_valid,
     input  wire [1:0]                host_err_resp,
-    input  wire                      host_b_unexpected
+    input  wire                      host_b_unexpected,
+
+    // the host write fault (mpa_rx_axi_gate): its state, and a write of 1
+    // to HOST_FAULT[0] (a one-cycle pulse)
+    input  wire                      host_fault,
+    input  wire [1:0]                host_fault_resp,
+    output wire                      host_fault_clear
 );
 
 `include "mpa_rx_regs.vh"
@@ -124,6 +131,7 @@ reg  [15:0]  index;
 reg  [383:0] stage;
 reg  [15:0]  sent;          // words sent
 reg          clear;         // clear the counters (next cycle)
+reg          fclear;        // clear the host write fault
 
 wire         wr = s_axil_awvalid && s_axil_wvalid && !bv && !cmd;
 assign s_axil_awready = wr;
@@ -140,7 +148,8 @@ wire         w_data = wa >= CD_FIRST && wa < CD_END;
 wire [3:0]   w_dw = wa[3:0] - REG_CFG_DATA[5:2];     // the CFG_DATA word written
 wire         w_cmd = wa == REG_CFG_CMD[11:2];
 wire         w_go = w_cmd && s_axil_wstrb[0] && {29'd0, s_axil_wdata[2:0]} < CFG_OPS;
-wire         w_ok = w_data || w_cmd || wa == REG_CFG_INDEX[11:2] || wa == REG_CNT_CTRL[11:2];
+wire         w_ok = w_data || w_cmd || wa == REG_CFG_INDEX[11:2] || wa == REG_CNT_CTRL[11:2] ||
+                    wa == REG_HOST_FAULT[11:2];
 
 // a strobed merge of the write data into a 32-bit register
 function [31:0] merge;
@@ -158,6 +167,7 @@ wire [31:0]  idx_w = merge({16'd0, index}, s_axil_wdata, s_axil_wstrb);
 integer j;
 always @(posedge clk) begin
     clear <= 1'b0;
+    fclear <= 1'b0;
     if (bv && s_axil_bready)
         bv <= 1'b0;
     if (wr) begin
@@ -169,6 +179,8 @@ always @(posedge clk) begin
             index <= idx_w[15:0];
         if (wa == REG_CNT_CTRL[11:2])
             clear <= s_axil_wstrb[0] && s_axil_wdata[0];
+        if (wa == REG_HOST_FAULT[11:2])
+            fclear <= s_axil_wstrb[0] && s_axil_wdata[0];
         if (w_go) begin
             cmd <= 1'b1;
             op <= s_axil_wdata[2:0];
@@ -192,8 +204,10 @@ always @(posedge clk) begin
         stage <= 384'd0;
         sent <= 16'd0;
         clear <= 1'b0;
+        fclear <= 1'b0;
     end
 end
+assign host_fault_clear = fclear;
 assign cfg_valid = cmd;
 assign cfg_op = op;
 assign cfg_index = index;
@@ -326,6 +340,7 @@ always @* begin
     REG_CFG_CMD[11:2]:        r_val = {29'd0, op};
     REG_CFG_STATUS[11:2]:     r_val = {sent, 15'd0, cmd};
     REG_CNT_CTRL[11:2]:       r_val = 32'd0;
+    REG_HOST_FAULT[11:2]:     r_val = {29'd0, host_fault_resp, host_fault};
     default: begin
         if (ra >= CD_FIRST && ra < CD_END)
             r_val = stage[32*r_dw +: 32];

@@ -26,11 +26,18 @@ import (
 // rtlWidths are the DATA_WIDTHs of the RTL engine.
 var rtlWidths = cosimrx.Widths
 
+// hostMemory is the host memory behind the integration top's AXI4 master
+// in the RTL engine: responses 16 to 64 cycles after a burst's last beat,
+// out of order across IDs, a tenth of the cycles stalled on each channel.
+var hostMemory = cosimrx.Slave{Latency: 16, Jitter: 48, AWStall: 0.1, WStall: 0.1, BStall: 0.1, Reorder: true, Seed: 1}
+
 // checkRTL runs a vector through the RTL for `mparx run`: frame by frame
-// beside the hardware model with the software slow path (cosimrx.Run), then
-// in lockstep with the cycle model.
+// through the integration top beside the hardware model with the software
+// slow path (cosimrx.RunTop: configuration through the driver over
+// AXI4-Lite, host memory behind AXI4), then mpa_rx in lockstep with the
+// cycle model.
 func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
-	rep, err := cosimrx.Run(v, width)
+	rep, err := cosimrx.RunTop(v, width, hostMemory, cosimrx.Hooks{})
 	res := rtlResult{hw: rep.Placed, sw: rep.Exceptions, writes: rep.Writes}
 	if err != nil {
 		return res, err
@@ -41,8 +48,8 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 }
 
 // replayRTL replays a pcap or a vector directory through the RTL receiver
-// (cosimrx.RunSystem: the RTL beside the hardware model, with the software
-// slow path) and prints what hardware and software reported together, in
+// (cosimrx.RunSystemTop: the integration top beside the hardware model,
+// with the software slow path, programmed through the driver) and prints what hardware and software reported together, in
 // the same forms as the golden engine. A bare capture's frames are given
 // to the hardware as the wire carried them (checksums completed where the
 // policy takes them unverified), with the setup learned from the traffic.
@@ -82,7 +89,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 			notes = append(notes, setup.Summary())
 		}
 	}
-	rep, err := cosimrx.RunSystem(sys, frames, width, hooks)
+	rep, err := cosimrx.RunSystemTop(sys, frames, width, hostMemory, hooks)
 	if err != nil {
 		fmt.Fprintf(stderr, "mparx: rtl: %v\n", err)
 		return 1
@@ -108,7 +115,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 	}
 	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	writeNotes(stdout, append(notes, unionNote(evs)), false)
-	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
+	fmt.Fprintf(stdout, "\nrtl: mpa_rx_axi_top DATA_WIDTH %d: %d frames, %d taken by the hardware (%d AXI4 write beats), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
 	return 0
 }

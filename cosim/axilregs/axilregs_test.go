@@ -324,10 +324,10 @@ func TestStaging(t *testing.T) {
 func TestErrors(t *testing.T) {
 	forVariants(t, func(t *testing.T, h *harness) {
 		var re *axi.RespError
-		for _, a := range []uint32{driver.RegID, driver.RegDataWidth, driver.RegCfgStatus, 0x050, 0x0b0, 0xffc} {
+		for _, a := range []uint32{driver.RegID, driver.RegDataWidth, driver.RegCfgStatus, 0x054, 0x0b0, 0xffc} {
 			require.True(t, errors.As(h.bus.Write32(a, 1), &re), "write %#x", a)
 		}
-		for _, a := range []uint32{0x038, 0x050, 0x0b0, driver.RegCounters + 8*driver.NumCounters, 0xffc} {
+		for _, a := range []uint32{0x038, 0x054, 0x0b0, driver.RegCounters + 8*driver.NumCounters, 0xffc} {
 			_, err := h.bus.Read32(a)
 			require.True(t, errors.As(err, &re), "read %#x", a)
 		}

@@ -40,15 +40,22 @@ func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
 // frame's outputs must be what the model's hardware did with it. The hooks
 // are called around each frame (Engines.Golden is nil).
 func RunSystem(sys *fastpath.System, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
-	return runSystem(sys, nil, frames, width, h, opts...)
+	return runSystem(sys, nil, frames, func() (*RTL, error) { return Open(width, opts...) }, h)
+}
+
+// RunSystemTop is RunSystem on the integration top (OpenTop): frames over
+// AXI4-Stream, host memory the AXI4 slave model s, the configuration only
+// through the driver over AXI4-Lite.
+func RunSystemTop(sys *fastpath.System, frames [][]byte, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, error) {
+	return runSystem(sys, nil, frames, func() (*RTL, error) { return OpenTop(width, s, opts...) }, h)
 }
 
 // runSystem is RunSystem with the golden receiver g (may be nil) fed every
-// frame.
-func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+// frame, on the engine open returns.
+func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, open func() (*RTL, error), h Hooks) (Report, error) {
 	rep := Report{Frames: len(frames)}
 	start := time.Now()
-	r, err := Open(width, opts...)
+	r, err := open()
 	if err != nil {
 		return rep, err
 	}
@@ -76,10 +83,18 @@ func runSystem(sys *fastpath.System, g *replay.Golden, frames [][]byte, width in
 			g.Receiver.Frame(f)
 		}
 		res := sys.Frame(f)
+		if r.top != nil {
+			r.top.expect(res, mem)
+		}
 		r.Frame(f)
 		out, err := r.Drain()
 		if err != nil {
 			return rep, fmt.Errorf("frame %d: %w", i, err)
+		}
+		if r.top != nil {
+			if err := r.top.restore(res, &out); err != nil {
+				return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
+			}
 		}
 		if err := compare(res, f, out, mem); err != nil {
 			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
@@ -273,6 +288,17 @@ type Hooks struct {
 // by frame, and at the end the model's hardware and software union against
 // the golden receiver (which the hooks may have changed too).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+	return runVector(v, func() (*RTL, error) { return Open(width, opts...) }, h)
+}
+
+// RunTop is Run on the integration top (OpenTop) with host memory the AXI4
+// slave model s.
+func RunTop(v *vector.Vector, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, error) {
+	return runVector(v, func() (*RTL, error) { return OpenTop(width, s, opts...) }, h)
+}
+
+// runVector is RunWith on the engine open returns.
+func runVector(v *vector.Vector, open func() (*RTL, error), h Hooks) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	sys, err := replay.NewSystem(&v.Setup, Slots, STagSlots, RQDepth)
 	if err != nil {
@@ -287,7 +313,7 @@ func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report
 	for i, f := range v.Frames {
 		frames[i] = f.Data
 	}
-	rep, err = runSystem(sys, g, frames, width, h, opts...)
+	rep, err = runSystem(sys, g, frames, open, h)
 	rep.Vector = v.Setup.Name
 	if err != nil {
 		return rep, err

@@ -28,6 +28,15 @@ type Block struct {
 	sent  uint16
 	cnt   [driver.NumCounters]uint64
 	hi    uint32
+	fault uint32
+}
+
+// Fault sets the host write fault as the completion gate does: HOST_FAULT
+// reads 1 | resp << 1 until software clears it.
+func (b *Block) Fault(resp uint8) {
+	if b.fault == 0 {
+		b.fault = 1 | uint32(resp&3)<<1
+	}
 }
 
 // New returns a block that reports p and sends configuration words to
@@ -85,6 +94,8 @@ func (b *Block) Read32(addr uint32) (uint32, error) {
 		return uint32(b.sent) << 16, nil
 	case a == driver.RegCntCtrl:
 		return 0, nil
+	case a == driver.RegHostFault:
+		return b.fault, nil
 	case a >= driver.RegCfgData && a < driver.RegCfgData+4*driver.CfgDataWords:
 		return b.stage[(a-driver.RegCfgData)/4], nil
 	case a >= driver.RegCounters && a < driver.RegCounters+8*driver.NumCounters:
@@ -108,6 +119,10 @@ func (b *Block) Write32(addr, v uint32) error {
 	case a == driver.RegCntCtrl:
 		if v&1 != 0 {
 			b.cnt = [driver.NumCounters]uint64{}
+		}
+	case a == driver.RegHostFault:
+		if v&1 != 0 {
+			b.fault = 0
 		}
 	case a >= driver.RegCfgData && a < driver.RegCfgData+4*driver.CfgDataWords:
 		b.stage[(a-driver.RegCfgData)/4] = v
