@@ -27,9 +27,9 @@ import (
 var rtlWidths = cosimrx.Widths
 
 // hostMemory is the host memory behind the integration top's AXI4 master
-// in the RTL engine: responses 16 to 64 cycles after a burst's last beat,
-// out of order across IDs, a tenth of the cycles stalled on each channel.
-var hostMemory = cosimrx.Slave{Latency: 16, Jitter: 48, AWStall: 0.1, WStall: 0.1, BStall: 0.1, Reorder: true, Seed: 1}
+// in the RTL engine (responses 16 to 64 cycles after a burst's last beat,
+// out of order across IDs, a tenth of the cycles stalled on each channel).
+var hostMemory = cosimrx.DefaultSlave
 
 // checkRTL runs a vector through the RTL for `mparx run`: frame by frame
 // through the integration top beside the hardware model with the software

@@ -28,10 +28,12 @@ type Report struct {
 	Elapsed    time.Duration
 }
 
-// Run runs vector v through the RTL of the given width and the models.
-// It returns the first disagreement as an error.
+// Run runs vector v through the integration top of the given width
+// (RunTop with host memory DefaultSlave: configuration only through the
+// driver over AXI4-Lite) and the models. It returns the first
+// disagreement as an error.
 func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
-	return RunWith(v, width, Hooks{}, opts...)
+	return RunTop(v, width, DefaultSlave, Hooks{}, opts...)
 }
 
 // RunSystem runs frames through the RTL of the given width beside sys (the
@@ -284,9 +286,12 @@ type Hooks struct {
 	After func(i int, res fastpath.Result, out Output)
 }
 
-// RunWith is Run with hooks called around each frame: the same checks, frame
-// by frame, and at the end the model's hardware and software union against
-// the golden receiver (which the hooks may have changed too).
+// RunWith runs vector v through mpa_rx alone (Open: its configuration
+// port and host-write port driven directly), with hooks called around
+// each frame: the same checks as Run, frame by frame, and at the end the
+// model's hardware and software union against the golden receiver (which
+// the hooks may have changed too). It is for what only mpa_rx's own ports
+// allow: a reset in the middle of a frame, m_host_ready held low.
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
 	return runVector(v, func() (*RTL, error) { return Open(width, opts...) }, h)
 }

@@ -28,6 +28,12 @@ type Slave struct {
 	Seed    uint64
 }
 
+// DefaultSlave is the host memory of Run, mparx's RTL engine and the
+// fuzzer's default: B responses 16 to 64 cycles after a burst's last beat,
+// out of order across IDs, a tenth of the cycles stalled on AWREADY,
+// WREADY and BVALID.
+var DefaultSlave = Slave{Latency: 16, Jitter: 48, AWStall: 0.1, WStall: 0.1, BStall: 0.1, Reorder: true, Seed: 1}
+
 // topBurst is an AW handshake whose beats are being matched.
 type topBurst struct {
 	addr  uint64

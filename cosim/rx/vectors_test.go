@@ -13,8 +13,8 @@ import (
 )
 
 // Frame by frame (each frame's outputs drained and software's context writes
-// made before the next), the RTL decides every frame of every vector as the
-// functional model does: verdict, reason, the context updates behind
+// made before the next, through the driver), the integration top decides
+// every frame of every vector as the functional model does: verdict, reason, the context updates behind
 // ADVANCED and CONSUMED, drop reasons, and exception frames octet for octet;
 // and the model's hardware and software together match the golden receiver.
 func TestVectors(t *testing.T) {
