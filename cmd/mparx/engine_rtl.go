@@ -115,7 +115,7 @@ func replayRTL(path string, width int, jsonOut bool, o captureOpts, stdout, stde
 	}
 	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	writeNotes(stdout, append(notes, unionNote(evs)), false)
-	fmt.Fprintf(stdout, "\nrtl: mpa_rx_axi_top DATA_WIDTH %d: %d frames, %d taken by the hardware (%d AXI4 write beats), %d to software, %d cycles\n",
+	fmt.Fprintf(stdout, "\nrtl: mpa_rx_axi_top DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
 	return 0
 }

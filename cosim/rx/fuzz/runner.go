@@ -97,26 +97,16 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 	return &d
 }
 
-// RunStream runs a stream of v's connections through the integration top
-// of the given width and the models (rx.RunTop: frame by frame, verdicts,
-// events, exception frames, host octets, the hardware and software union
-// against the golden receiver; configuration through the driver over
-// AXI4-Lite), with host memory a slave of random behaviour (HostMemory).
-// Liveness: rx.Drain fails a frame with rx.ErrStuck when its beats are not
-// all taken, or it has no outcome, within 200,000 cycles; every frame is
-// at most MaxFrame octets, so with the receiver idle before it (frame by
-// frame) that is far beyond any legitimate stall (see TreadyBound for the
-// bound under load, checked by Burst).
+// RunStream runs a stream of v's connections through the RTL of the given
+// width and the models (rx.RunWith, on mpa_rx alone: frame by frame, verdicts, events,
+// exception frames, and the hardware and software union against the golden
+// receiver). Liveness: rx.Drain fails a frame with rx.ErrStuck when
+// its beats are not all taken, or it has no outcome, within 200,000 cycles;
+// every frame is at most MaxFrame octets, so with the receiver idle before
+// it (frame by frame) that is far beyond any legitimate stall (see
+// TreadyBound for the bound under load, checked by Burst).
 func RunStream(v *vector.Vector, width int, s []Frame) (rx.Report, error) {
-	return rx.RunTop(WithFrames(v, s), width, HostMemory(len(s)), rx.Hooks{})
-}
-
-// HostMemory is the AXI4 slave a stream of n frames runs against: a B
-// latency of 1 to 64 cycles, a third of the cycles stalled on AWREADY,
-// WREADY and BVALID, responses out of order across IDs, its random choices
-// seeded by n (so a stream and its saved case run the same).
-func HostMemory(n int) rx.Slave {
-	return rx.Slave{Latency: 1, Jitter: 63, AWStall: 0.33, WStall: 0.33, BStall: 0.33, Reorder: true, Seed: uint64(n)}
+	return rx.RunWith(WithFrames(v, s), width, rx.Hooks{})
 }
 
 var frameRE = regexp.MustCompile(`^frame (\d+)\b`)
