@@ -113,6 +113,14 @@ mpa_rx_fifo #(.WIDTH(16 + BW), .DEPTH(DEPTH)) fifo (
     .count(), .empty(), .full()
 );
 
+// ------------------------------------------------------------------ head and output signals
+reg           h_v;
+reg  [15:0]   h_tag;
+reg  [BW-1:0] h_beat;
+reg           o_v;
+reg  [BW-1:0] o_beat;
+wire          load, conv;
+
 // ------------------------------------------------------------------ completions and the fault
 reg  [15:0] cq;                 // cpl_count, a cycle late (the fault is set in the same cycle)
 reg         flt, past;          // the fault; an event above F has left since it was set
@@ -120,6 +128,8 @@ reg  [1:0]  flt_resp;
 reg  [15:0] flt_f1;             // F + 1
 always @(posedge clk) begin
     cq <= cpl_count;
+    if (load && conv)
+        past <= 1'b1;
     if (fault_clear)
         flt <= 1'b0;
     if (cpl_err_valid && !flt) begin
@@ -140,16 +150,11 @@ assign fault = flt;
 assign fault_resp = flt_resp;
 
 // ------------------------------------------------------------------ head and output
-reg           h_v;
-reg  [15:0]   h_tag;
-reg  [BW-1:0] h_beat;
-reg           o_v;
-reg  [BW-1:0] o_beat;
 wire [15:0]   h_wait = cq - h_tag;
 wire [15:0]   h_over = h_tag - flt_f1;
 wire          h_go = h_v && !h_wait[15];
-wire          load = h_go && (!o_v || m_evt_tready);
-wire          conv = flt && (past || !h_over[15]);
+assign        load = h_go && (!o_v || m_evt_tready);
+assign        conv = flt && (past || !h_over[15]);
 assign f_ready = !h_v || load;
 
 // the head beat with its PLACED and DELIVERED lanes turned into DDP_ERROR
@@ -178,8 +183,6 @@ always @(posedge clk) begin
     if (load) begin
         o_v <= 1'b1;
         o_beat <= h_conv;
-        if (conv)
-            past <= 1'b1;
     end
     if (rst) begin
         h_v <= 1'b0;
