@@ -23,9 +23,10 @@ include mk/formal.mk
 
 # Jobs for the model builds: every core (the variants build side by side).
 SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# The variants the main job links: the receiver at RUN_WIDTH.
+# The variants the main job links: the integration top and the receiver
+# (for the lockstep) at RUN_WIDTH.
 RUN_WIDTH ?= 64
-RUN_VARIANTS := mpa_rx_w$(RUN_WIDTH)
+RUN_VARIANTS := mpa_rx_axi_top_w$(RUN_WIDTH) mpa_rx_w$(RUN_WIDTH)
 
 # make test: the tools first, then every model in parallel, then the tests
 # (test-go: the checks of the makefiles, pure-Go build, RTL lint, the formal
@@ -36,7 +37,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
 	@$(MAKE) --no-print-directory test-go
 
-test-go: check-make check-pure lint-rtl formal
+test-go: check-make check-pure lint-rtl formal example
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags rtl ./cmd/mparx
@@ -86,7 +87,7 @@ bench:
 # co-simulated widths.
 bench-rtl: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
-	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rx | grep -E '^\s+throughput_test.go:[0-9]+: (width|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
+	$(GO) test -count=1 -run 'TestThroughput' -v ./cosim/rx | grep -E '^\s+throughput_test.go:[0-9]+: (width|top|[0-9])' | sed 's/^.*throughput_test.go:[0-9]*: //'
 
 # The main job: replay every built-in conformance vector and print the report.
 # It builds only the receiver variant it runs (the library then holds just

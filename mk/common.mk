@@ -26,6 +26,18 @@ WALK_SRCS := rtl/mpa_rx_walk.v $(sort $(wildcard rtl/mpa_rx_walk_*.v)) rtl/mpa_r
 MPA_RX_SRCS := rtl/mpa_rx.v rtl/mpa_rx_ingress.v rtl/mpa_rx_parse.v rtl/mpa_rx_ctx.v rtl/mpa_rx_feed.v \
 	$(WALK_SRCS) rtl/mpa_rx_frame.v rtl/mpa_rx_verdict.v rtl/mpa_rx_ddp.v rtl/mpa_rx_place.v
 
+# The integration top mpa_rx_axi_top: its AXI blocks and the receiver.
+AXI_SRCS := rtl/mpa_rx_axi_top.v rtl/mpa_rx_axi_gate.v rtl/mpa_rx_axi_wr.v rtl/mpa_rx_axil_regs.v
+AXI_TOP_SRCS := $(AXI_SRCS) $(MPA_RX_SRCS)
+
+# $(call block_srcs,BLOCK): the sources a block's synthesis reads:
+# BLOCK_SRCS_<block> when set, else the receiver's.
+BLOCK_SRCS_mpa_rx_axi_wr    := rtl/mpa_rx_axi_wr.v
+BLOCK_SRCS_mpa_rx_axil_regs := rtl/mpa_rx_axil_regs.v
+BLOCK_SRCS_mpa_rx_axi_gate  := rtl/mpa_rx_axi_gate.v rtl/mpa_rx_fifo.v
+BLOCK_SRCS_mpa_rx_axi_top   := $(AXI_TOP_SRCS)
+block_srcs = $(if $(BLOCK_SRCS_$(1)),$(BLOCK_SRCS_$(1)),$(MPA_RX_SRCS))
+
 .PHONY: rtl-force
 rtl-force:
 

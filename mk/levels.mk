@@ -15,9 +15,9 @@ DEPTH_DIR     := $(SYNTH_DIR)/depth
 WALK_PARTS    := mpa_rx_walk_word mpa_rx_walk_chain mpa_rx_walk_step mpa_rx_walk_fpdu mpa_rx_walk_rec \
 	mpa_rx_walk_store mpa_rx_walk_sum
 DEPTH_BLOCKS  ?= mpa_rx_parse mpa_rx_walk $(WALK_PARTS) mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx \
-	mpa_rx_feed mpa_rx_frame mpa_rx_verdict mpa_rx
+	mpa_rx_feed mpa_rx_frame mpa_rx_verdict mpa_rx mpa_rx_axi_wr mpa_rx_axil_regs mpa_rx_axi_gate mpa_rx_axi_top
 FAST_BLOCKS   ?= mpa_rx_parse mpa_rx_walk $(WALK_PARTS) mpa_rx_ddp mpa_rx_place crc32c mpa_rx_ingress mpa_rx_ctx \
-	mpa_rx_feed mpa_rx_frame mpa_rx_verdict
+	mpa_rx_feed mpa_rx_frame mpa_rx_verdict mpa_rx_axi_wr mpa_rx_axil_regs mpa_rx_axi_gate
 DEPTH_WIDTHS  ?= 64 128 256 512
 DEPTH_MEM_KB  ?= 12000000
 DEPTH_CPU     ?= 5400
@@ -44,6 +44,14 @@ DEPTH_PARAMS_mpa_rx_feed    = DATA_WIDTH=$(1)
 DEPTH_PARAMS_mpa_rx_frame   = DATA_WIDTH=$(1) IDX_BITS=4 DEPTH=$(call depth_iq,$(1))
 DEPTH_PARAMS_mpa_rx_verdict = IDX_BITS=4 DEPTH=$(call depth_iq,$(1))
 DEPTH_PARAMS_mpa_rx       = DATA_WIDTH=$(1) CONN_COUNT=16 FIFO_DEPTH=$(shell echo $$((32768 / $(1))))
+# The AXI blocks with the integration top's defaults (16 bursts with an ID
+# each; the gate as deep as 1518-octet frames need) and the top like mpa_rx.
+DEPTH_PARAMS_mpa_rx_axi_wr    = DATA_WIDTH=$(1) ID_WIDTH=4 MAX_BURSTS=16
+DEPTH_PARAMS_mpa_rx_axil_regs = DATA_WIDTH=$(1) EVT_LANES=$(if $(filter 256 512,$(1)),2,1)
+DEPTH_PARAMS_mpa_rx_axi_gate  = EVT_LANES=$(if $(filter 256 512,$(1)),2,1) DEPTH=256
+DEPTH_PARAMS_mpa_rx_axi_top   = DATA_WIDTH=$(1) CONN_COUNT=16 FIFO_DEPTH=$(shell echo $$((32768 / $(1))))
+DEPTH_WIDTHS_mpa_rx_axil_regs = 64 256
+DEPTH_WIDTHS_mpa_rx_axi_gate  = 64 256
 # mpa_rx_ddp has no DATA_WIDTH: one row per EVT_LANES (1 at 64 and 128
 # bits, 2 at 256 and 512)
 DEPTH_WIDTHS_mpa_rx_ddp   = 64 256
@@ -66,6 +74,9 @@ DEPTH_PNR_mpa_rx_feed    = $(MPA_RX_DIR)/blk_mpa_rx_feed.pnr.txt
 DEPTH_PNR_mpa_rx_frame   = $(MPA_RX_DIR)/blk_mpa_rx_frame.pnr.txt
 DEPTH_PNR_mpa_rx_verdict = $(MPA_RX_DIR)/blk_mpa_rx_verdict.pnr.txt
 DEPTH_PNR_mpa_rx       = $(MPA_RX_DIR)/pnr.txt
+DEPTH_PNR_mpa_rx_axi_wr    = $(MPA_RX_DIR)/blk_mpa_rx_axi_wr.pnr.txt
+DEPTH_PNR_mpa_rx_axil_regs = $(MPA_RX_DIR)/blk_mpa_rx_axil_regs.pnr.txt
+DEPTH_PNR_mpa_rx_axi_gate  = $(MPA_RX_DIR)/blk_mpa_rx_axi_gate.pnr.txt
 
 $(LUTDEPTH): $(wildcard cmd/internal/lutdepth/*.go cmd/lutdepth/*.go)
 	@mkdir -p $(@D)
@@ -81,17 +92,17 @@ DEPTH_OUTS_$(2) += $(DEPTH_DIR)/$(1)_w$(2).result
 
 $(DEPTH_DIR)/$(1)_w$(2).params: rtl-force
 	@mkdir -p $$(@D)
-	@echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' | cmp -s - $$@ || \
-		echo '$(MPA_RX_SRCS) | $(call DEPTH_PARAMS_$(1),$(2))' > $$@
+	@echo '$(call block_srcs,$(1)) | $(call DEPTH_PARAMS_$(1),$(2))' | cmp -s - $$@ || \
+		echo '$(call block_srcs,$(1)) | $(call DEPTH_PARAMS_$(1),$(2))' > $$@
 
 # the netlist stays in $(DEPTH_DIR)/$(1)_w$(2).json for more lutdepth runs;
 # .synth marks the Yosys run done (netlist or .fail), .result the analysis
-$(DEPTH_DIR)/$(1)_w$(2).synth: $(MPA_RX_SRCS) $(RTL_INCS) $(DEPTH_DIR)/$(1)_w$(2).params
+$(DEPTH_DIR)/$(1)_w$(2).synth: $(call block_srcs,$(1)) $(RTL_INCS) $(DEPTH_DIR)/$(1)_w$(2).params
 	@echo "synth_xilinx -flatten $(1) $(call DEPTH_PARAMS_$(1),$(2))"
 	@b=$(DEPTH_DIR)/$(1)_w$(2); rm -f $$$$b.fail $$$$b.json; \
 	 t0=$$$$(date +%s.%N); \
 	 ( ulimit -v $(DEPTH_MEM_KB); ulimit -t $(DEPTH_CPU); exec timeout $(DEPTH_TIMEOUT) $(DEPTH_NICE) $(YOSYS) -q -l $$$$b.yosys.log \
-		-p "$(YOSYS_READ) $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(call DEPTH_PARAMS_$(1),$(2))) $(1); \
+		-p "$(YOSYS_READ) $(call block_srcs,$(1)); chparam $(call mpa_rx_chparam,$(call DEPTH_PARAMS_$(1),$(2))) $(1); \
 		synth_xilinx -flatten -top $(1); write_json $$$$b.json.tmp" ) >/dev/null 2>$$$$b.yosys.err; rc=$$$$?; \
 	 echo "$$$$t0 $$$$(date +%s.%N)" | awk '{ printf "%.1f\n", $$$$2 - $$$$1 }' > $$$$b.wall; \
 	 if [ $$$$rc -eq 0 ]; then mv $$$$b.json.tmp $$$$b.json; \
@@ -113,7 +124,8 @@ endef
 
 $(foreach b,$(DEPTH_BLOCKS),$(foreach w,$(call depth_widths,$(b),$(DEPTH_WIDTHS)),$(eval $(call depth_rules,$(b),$(w)))))
 
-# nextpnr logs of the 64-bit blocks next to their depth results
+# nextpnr logs of the 64-bit blocks next to their depth results (the
+# integration top has none: it does not fit the HX8K)
 define depth_pnr_rule
 $(DEPTH_DIR)/$(1)_w64.pnr.txt: $(DEPTH_PNR_$(1))
 	@mkdir -p $$(@D)

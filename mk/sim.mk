@@ -79,6 +79,24 @@ WALK_PART_WIDTHS_store := 64 256 512
 WALK_PART_WIDTHS_sum   := 64 256 512
 $(foreach p,word chain step fpdu rec store sum,$(foreach w,$(WALK_PART_WIDTHS_$(p)),$(eval $(call sim_variant,mpa_rx_walk_$(p)_w$(w),mpa_rx_walk_$(p),rtl/mpa_rx_walk_$(p).v rtl/mpa_rx_delay.v $(if $(filter store,$(p)),rtl/mpa_rx_fifo.v),-GDATA_WIDTH=$(w)))))
 $(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_w$(w),mpa_rx,$(MPA_RX_SRCS),-GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 --assert)))
+# The AXI4 write master (cosim/axiwr): at 64 bits with fewer IDs than
+# bursts (per-ID response counters), at the other widths with an ID per
+# burst; assertions on.
+$(eval $(call sim_variant,mpa_rx_axi_wr_w64,mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=64 -GID_WIDTH=2 -GMAX_BURSTS=16 --assert))
+$(foreach w,128 256 512,$(eval $(call sim_variant,mpa_rx_axi_wr_w$(w),mpa_rx_axi_wr,rtl/mpa_rx_axi_wr.v,-GDATA_WIDTH=$(w) -GID_WIDTH=6 -GMAX_BURSTS=32 --assert)))
+# The AXI4-Lite register block (cosim/axilregs) with the parameters of the
+# receiver variants at 64 bits (one event lane, 48-bit counters) and at
+# 512 bits (two event lanes, 64-bit counters).
+$(eval $(call sim_variant,mpa_rx_axil_regs_w64,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=64 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=4096 -GMAX_INFLIGHT=14 -GEVT_LANES=1 -GCOUNTER_WIDTH=48 --assert))
+$(eval $(call sim_variant,mpa_rx_axil_regs_w512,mpa_rx_axil_regs,rtl/mpa_rx_axil_regs.v,-Irtl -GDATA_WIDTH=512 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GMAX_FRAME=9018 -GFIFO_DEPTH=512 -GMAX_INFLIGHT=24 -GEVT_LANES=2 -GAXI_ID_WIDTH=6 -GAXI_MAX_BURSTS=32 --assert))
+# The receiver as an IP core (mpa_rx_axi_top: AXI4 master, completion gate,
+# AXI4-Lite block) with the receiver variants' parameters and an ID per
+# burst outstanding: 16 bursts at 64 bits, 32 at 128, 64 at 256 and 512
+# bits (a burst per frame of two beats, B 64 cycles after its last beat);
+# cosim/rx runs it end to end.
+axi_top_bursts = $(if $(filter 64,$(1)),16,$(if $(filter 128,$(1)),32,64))
+axi_top_ids = $(if $(filter 64,$(1)),4,$(if $(filter 128,$(1)),5,6))
+$(foreach w,$(SIM_WIDTHS),$(eval $(call sim_variant,mpa_rx_axi_top_w$(w),mpa_rx_axi_top,$(AXI_TOP_SRCS),-Irtl -GDATA_WIDTH=$(w) -GMAX_FRAME=9018 -GCONN_COUNT=1024 -GSTAG_COUNT=256 -GRQ_DEPTH=32 -GAXI_ID_WIDTH=$(call axi_top_ids,$(w)) -GAXI_MAX_BURSTS=$(call axi_top_bursts,$(w)) --assert)))
 # The receiver's parts alone, each for its own bench (cosim/<part>).
 $(eval $(call sim_variant,mpa_rx_fifo_d8,mpa_rx_fifo,rtl/mpa_rx_fifo.v,-GWIDTH=72 -GDEPTH=8 --assert))
 $(foreach d,0 3,$(eval $(call sim_variant,mpa_rx_delay_d$(d),mpa_rx_delay,rtl/mpa_rx_delay.v,-GWIDTH=40 -GDEPTH=$(d))))

@@ -170,7 +170,7 @@ buffers: scripts/synth/buffers.sh
 # default MPA_RX_ICE40_PARAMS (64 bits, CONN_COUNT 16, FIFO_DEPTH 512).
 # About 3 minutes; part of `make synth`, alone with `make synth-blocks`.
 MPA_RX_BLOCKS ?= mpa_rx_parse mpa_rx_walk mpa_rx_ddp mpa_rx_place mpa_rx_ingress mpa_rx_ctx mpa_rx_feed mpa_rx_frame \
-	mpa_rx_verdict
+	mpa_rx_verdict mpa_rx_axi_wr mpa_rx_axil_regs mpa_rx_axi_gate
 MPA_RX_BLOCK_PARAMS_mpa_rx_parse ?= DATA_WIDTH=64
 MPA_RX_BLOCK_PARAMS_mpa_rx_walk  ?= DATA_WIDTH=64 MAX_FPDUS=220
 MPA_RX_BLOCK_PARAMS_mpa_rx_ddp   ?= IDX_BITS=4 STAG_COUNT=64 RQ_DEPTH=4
@@ -180,6 +180,9 @@ MPA_RX_BLOCK_PARAMS_mpa_rx_ctx     ?= CONN_COUNT=16
 MPA_RX_BLOCK_PARAMS_mpa_rx_feed    ?= DATA_WIDTH=64
 MPA_RX_BLOCK_PARAMS_mpa_rx_frame   ?= DATA_WIDTH=64 IDX_BITS=4 DEPTH=16
 MPA_RX_BLOCK_PARAMS_mpa_rx_verdict ?= IDX_BITS=4 DEPTH=16
+MPA_RX_BLOCK_PARAMS_mpa_rx_axi_wr    ?= DATA_WIDTH=64 ID_WIDTH=4 MAX_BURSTS=16
+MPA_RX_BLOCK_PARAMS_mpa_rx_axil_regs ?= DATA_WIDTH=64 EVT_LANES=1
+MPA_RX_BLOCK_PARAMS_mpa_rx_axi_gate  ?= EVT_LANES=1 DEPTH=256
 
 # $(call mpa_rx_block_rules,BLOCK)
 define mpa_rx_block_rules
@@ -187,15 +190,15 @@ MPA_RX_BLOCK_OUTS += $(MPA_RX_DIR)/blk_$(1).pnr.txt
 
 $(MPA_RX_DIR)/blk_$(1).params: rtl-force
 	@mkdir -p $$(@D)
-	@echo '$(MPA_RX_SRCS) | $(MPA_RX_BLOCK_PARAMS_$(1))' | cmp -s - $$@ || \
-		echo '$(MPA_RX_SRCS) | $(MPA_RX_BLOCK_PARAMS_$(1))' > $$@
+	@echo '$(call block_srcs,$(1)) | $(MPA_RX_BLOCK_PARAMS_$(1))' | cmp -s - $$@ || \
+		echo '$(call block_srcs,$(1)) | $(MPA_RX_BLOCK_PARAMS_$(1))' > $$@
 
-$(MPA_RX_DIR)/blk_$(1).json: $(MPA_RX_SRCS) $(RTL_INCS) scripts/synth/shellgen.sh $(MPA_RX_DIR)/blk_$(1).params
+$(MPA_RX_DIR)/blk_$(1).json: $(call block_srcs,$(1)) $(RTL_INCS) scripts/synth/shellgen.sh $(MPA_RX_DIR)/blk_$(1).params
 	@echo "synth_ice40  $(1)_pshell $(MPA_RX_BLOCK_PARAMS_$(1))"
-	@$(YOSYS) -q -p "$(YOSYS_READ) $(MPA_RX_SRCS); chparam $(call mpa_rx_chparam,$(MPA_RX_BLOCK_PARAMS_$(1))) $(1); \
+	@$(YOSYS) -q -p "$(YOSYS_READ) $(call block_srcs,$(1)); chparam $(call mpa_rx_chparam,$(MPA_RX_BLOCK_PARAMS_$(1))) $(1); \
 		hierarchy -top $(1); tee -q -o $$@.ports dump $(1)/i:* $(1)/o:*" >/dev/null
 	@sh scripts/synth/shellgen.sh $(1) $$@.ports > $(MPA_RX_DIR)/blk_$(1)_pshell.v
-	@TIMEFORMAT='yosys_seconds %R %U'; { time $(YOSYS) -q -l $$@.log -p "$(YOSYS_READ) $(MPA_RX_SRCS) \
+	@TIMEFORMAT='yosys_seconds %R %U'; { time $(YOSYS) -q -l $$@.log -p "$(YOSYS_READ) $(call block_srcs,$(1)) \
 		$(MPA_RX_DIR)/blk_$(1)_pshell.v; chparam $(call mpa_rx_chparam,$(MPA_RX_BLOCK_PARAMS_$(1))) $(1); \
 		synth_ice40 -top $(1)_pshell -json $$@.tmp; tee -q -o $(MPA_RX_DIR)/blk_$(1).stat stat" \
 		>/dev/null; } 2>> $(MPA_RX_DIR)/blk_$(1).stat

@@ -100,6 +100,16 @@ module mpa_rx #(
     output wire                  m_host_valid,
     input  wire                  m_host_ready,
 
+    // the placement descriptors as E1 gives them to E2 (host address and
+    // length of each FPDU payload placed, in the order of the host writes)
+    // and the end of each frame in E1 (with its last descriptor, or after
+    // it): for a host-memory master that plans its bursts ahead of the
+    // writes (mpa_rx_axi_top). No ready: the user takes every one.
+    output wire                  m_plan_valid,
+    output wire [63:0]           m_plan_addr,
+    output wire [15:0]           m_plan_len,
+    output wire                  m_plan_frame_end,
+
     input  wire                  cfg_valid,
     output wire                  cfg_ready,
     input  wire [2:0]            cfg_op,
@@ -323,6 +333,11 @@ mpa_rx_ddp #(.IDX_BITS(IDX_BITS), .STAG_COUNT(STAG_COUNT), .RQ_DEPTH(RQ_DEPTH), 
     .tok_valid(tok_push), .tok_ready(1'b1), .tok_data(tok_in),
     .desc_valid(desc_push), .desc_ready(1'b1), .desc_data(desc_in)
 );
+
+assign m_plan_valid = desc_push;
+assign m_plan_addr = desc_in[DESC_ADDR +: DESC_ADDR_W];
+assign m_plan_len = desc_in[DESC_LEN +: DESC_LEN_W];
+assign m_plan_frame_end = tok_push;
 
 mpa_rx_fifo #(.WIDTH(TOK_W), .DEPTH(IQ_DEPTH)) tok_fifo (
     .clk(clk), .rst(rst),

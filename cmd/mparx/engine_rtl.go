@@ -30,11 +30,18 @@ var rtlWidths = cosimrx.Widths
 // rtlIPv6 reports whether the RTL engine's receiver parses IPv6.
 const rtlIPv6 = cycle.ParsesIPv6
 
+// hostMemory is the host memory behind the integration top's AXI4 master
+// in the RTL engine (responses 16 to 64 cycles after a burst's last beat,
+// out of order across IDs, a tenth of the cycles stalled on each channel).
+var hostMemory = cosimrx.DefaultSlave
+
 // checkRTL runs a vector through the RTL for `mparx run`: frame by frame
-// beside the hardware model with the software slow path (cosimrx.Run), then
-// in lockstep with the cycle model.
+// through the integration top beside the hardware model with the software
+// slow path (cosimrx.RunTop: configuration through the driver over
+// AXI4-Lite, host memory behind AXI4), then mpa_rx in lockstep with the
+// cycle model.
 func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
-	rep, err := cosimrx.Run(v, width)
+	rep, err := cosimrx.RunTop(v, width, hostMemory, cosimrx.Hooks{})
 	res := rtlResult{hw: rep.Placed, sw: rep.Exceptions, writes: rep.Writes}
 	if err != nil {
 		return res, err
@@ -45,8 +52,9 @@ func checkRTL(v *vector.Vector, width int) (rtlResult, error) {
 }
 
 // replayRTL replays a capture (path, "-" for stdin) or a vector directory
-// through the RTL receiver (cosimrx.RunSystem: the RTL beside the hardware
-// model, with the software slow path) and prints what hardware and
+// through the RTL receiver (cosimrx.RunSystemTop: the integration top
+// beside the hardware model, with the software slow path, programmed
+// through the driver over AXI4-Lite, host memory behind AXI4) and prints what hardware and
 // software reported together, in the same forms as the golden engine. A
 // bare capture is read as a stream; its frames are given to the hardware
 // as the wire carried them (checksums completed where the policy takes
@@ -192,7 +200,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 	}
 	sys.OnEvent = func(e rx.Event) { out.event(&e) }
 	prog.begin("replay through the RTL")
-	rep, err := cosimrx.RunSystem(sys, frames, width, hooks)
+	rep, err := cosimrx.RunSystemTop(sys, frames, width, hostMemory, hooks)
 	prog.clear()
 	var re *readError
 	status := 0
@@ -238,7 +246,7 @@ func replayRTL(path string, isDir bool, stdin io.Reader, width int, jsonOut bool
 	}
 	writeTable(stdout, sys.SW, sys.HWPtrForms)
 	writeNotes(stdout, append(notes, out.union.note()), false)
-	fmt.Fprintf(stdout, "\nrtl: mpa_rx DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
+	fmt.Fprintf(stdout, "\nrtl: mpa_rx_axi_top DATA_WIDTH %d: %d frames, %d taken by the hardware (%d host writes), %d to software, %d cycles\n",
 		width, rep.Frames, rep.Placed, rep.Writes, rep.Exceptions, rep.Cycles)
 	return status
 }

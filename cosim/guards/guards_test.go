@@ -73,6 +73,25 @@ var modules = []guarded{
 		{"CONN_COUNT", "12", "mpa_rx_ctx_CONN_COUNT_must_be_a_power_of_two_from_2_to_4096"},
 		{"MAX_INFLIGHT", "64", "mpa_rx_ingress_MAX_INFLIGHT_must_be_1_to_63"},
 	}},
+	{"mpa_rx_axi_wr", map[string]string{"DATA_WIDTH": "256", "MAX_BURSTS": "32", "ID_WIDTH": "6"}, []bad{
+		{"DATA_WIDTH", "96", "mpa_rx_axi_wr_DATA_WIDTH_must_be_64_128_256_or_512"},
+		{"MAX_BURSTS", "24", "mpa_rx_axi_wr_MAX_BURSTS_must_be_a_power_of_two_from_2_to_256"},
+		{"ADDR_WIDTH", "12", "mpa_rx_axi_wr_ADDR_WIDTH_must_be_13_to_64"},
+		{"ID_WIDTH", "0", "mpa_rx_axi_wr_ID_WIDTH_must_be_1_to_16"},
+	}},
+	{"mpa_rx_axil_regs", map[string]string{"EVT_LANES": "2", "COUNTER_WIDTH": "48"}, []bad{
+		{"EVT_LANES", "3", "mpa_rx_axil_regs_EVT_LANES_must_be_1_or_2"},
+		{"COUNTER_WIDTH", "16", "mpa_rx_axil_regs_COUNTER_WIDTH_must_be_32_to_64"},
+	}},
+	{"mpa_rx_axi_gate", map[string]string{"EVT_LANES": "2", "DEPTH": "64"}, []bad{
+		{"EVT_LANES", "3", "mpa_rx_axi_gate_EVT_LANES_must_be_1_or_2"},
+		{"DEPTH", "48", "mpa_rx_fifo_DEPTH_must_be_a_power_of_two"},
+	}},
+	{"mpa_rx_axi_top", map[string]string{"DATA_WIDTH": "128", "CONN_COUNT": "64"}, []bad{
+		{"DATA_WIDTH", "96", "mpa_rx_DATA_WIDTH_must_be_64_128_256_or_512"},
+		{"AXI_MAX_BURSTS", "12", "mpa_rx_axi_wr_MAX_BURSTS_must_be_a_power_of_two_from_2_to_256"},
+		{"GATE_DEPTH", "100", "mpa_rx_fifo_DEPTH_must_be_a_power_of_two"},
+	}},
 }
 
 // tool elaborates a module with parameters and returns its output and error.

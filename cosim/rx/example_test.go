@@ -9,8 +9,9 @@ import (
 )
 
 // The RTL engine of `mparx run --engine rtl` on one vector: the 64-bit
-// receiver beside the hardware model and the software slow path, frame by
-// frame, then in lockstep with the cycle model (with idle cycles, a
+// integration top (programmed through the driver, host memory behind
+// AXI4) beside the hardware model and the software slow path, frame by
+// frame, then mpa_rx in lockstep with the cycle model (with idle cycles, a
 // bad-FCS copy of a frame now and then and one oversize frame added).
 func ExampleRun() {
 	v, err := vector.Load(filepath.Join("..", "..", "vectors", "aligned"))

@@ -17,9 +17,9 @@ import (
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
-// Buffer protection in the RTL. A tagged write naming an STag that belongs
-// to another connection, one never registered, one invalidated (in every
-// engine, through the configuration port for the RTL, in the middle of the
+// Buffer protection in the RTL (the integration top). A tagged write naming
+// an STag that belongs to another connection, one never registered, one
+// invalidated (in every engine, through the driver for the RTL, in the middle of the
 // aligned vector's 44,659-octet RDMA Write to STag 347), or a range past
 // its buffer's end places nothing and gives a DDP_ERROR event of that
 // kind, on the hardware path: in a frame the RTL decides PLACE, beside
@@ -98,7 +98,7 @@ func TestProtection(t *testing.T) {
 						later += countKind(res.Events, fastpath.Placed)
 					}
 				}
-				rep, err := RunWith(v, width, h)
+				rep, err := RunTop(v, width, DefaultSlave, h)
 				require.NoError(t, err)
 				require.Positive(t, errs, "no DDP_ERROR of kind %v from the RTL", tt.kind)
 				require.Equal(t, model, errs)

@@ -40,6 +40,9 @@ type RTL struct {
 	countReady int
 	lastReady  uint64
 	lastWrite  uint64
+
+	// top: the integration top's bus models (OpenTop), nil for mpa_rx
+	top *topState
 }
 
 // Open opens an mpa_rx variant of the given width and resets it.
@@ -85,6 +88,10 @@ func (r *RTL) Beats() uint64 { return r.src.Accepted() }
 
 // run runs n (at most batch) cycles and collects the outputs that fired.
 func (r *RTL) run(n int) {
+	if r.top != nil {
+		r.runTop(n)
+		return
+	}
 	r.sim.Step(n, r.in[:n*r.sim.InWords()], r.out[:n*r.sim.OutWords()])
 	p := r.p
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
@@ -92,17 +99,6 @@ func (r *RTL) run(n int) {
 	base := r.sim.Cycle() - uint64(n)
 	for c := 0; c < n; c++ {
 		in, out := r.in[c*iw:(c+1)*iw], r.out[c*ow:(c+1)*ow]
-		if r.countReady > 0 && p["s_axis_tready"].Bit(out) {
-			if r.countReady--; r.countReady == 0 {
-				r.lastReady = base + uint64(c)
-			}
-		}
-		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
-			for _, w := range cosim.EventLanes(p["m_evt_tdata"], p["m_evt_tkeep"], out) {
-				r.events = append(r.events, cycle.Decode(cycle.Word{w[0], w[1]}))
-			}
-			r.active = true
-		}
 		if p["m_host_valid"].Bit(out) && p["m_host_ready"].Bit(in) {
 			r.writes = append(r.writes, cycle.HostWrite{
 				Addr: p["m_host_addr"].Get(out),
@@ -112,8 +108,31 @@ func (r *RTL) run(n int) {
 			r.lastWrite = base + uint64(c)
 			r.active = true
 		}
-		if p["m_exc_axis_tvalid"].Bit(out) && p["m_exc_axis_tready"].Bit(in) {
+		if r.collect(in, out, base+uint64(c)) {
 			r.active = true
+		}
+	}
+}
+
+// collect takes the events, exception beats and s_axis_tready of one
+// cycle's records (cycle cy); it reports whether an output fired.
+func (r *RTL) collect(in, out []uint64, cy uint64) bool {
+	p := r.p
+	active := false
+	{
+		if r.countReady > 0 && p["s_axis_tready"].Bit(out) {
+			if r.countReady--; r.countReady == 0 {
+				r.lastReady = cy
+			}
+		}
+		if p["m_evt_tvalid"].Bit(out) && p["m_evt_tready"].Bit(in) {
+			for _, w := range cosim.EventLanes(p["m_evt_tdata"], p["m_evt_tkeep"], out) {
+				r.events = append(r.events, cycle.Decode(cycle.Word{w[0], w[1]}))
+			}
+			active = true
+		}
+		if p["m_exc_axis_tvalid"].Bit(out) && p["m_exc_axis_tready"].Bit(in) {
+			active = true
 			b := p["m_exc_axis_tdata"].AppendBytes(nil, out)
 			k := p["m_exc_axis_tkeep"].Get(out)
 			for i := 0; i < r.lane; i++ {
@@ -128,6 +147,7 @@ func (r *RTL) run(n int) {
 			}
 		}
 	}
+	return active
 }
 
 // ErrStuck reports a handshake that did not complete in time.
@@ -184,7 +204,10 @@ func (r *RTL) Drain() (Output, error) {
 			return Output{}, fmt.Errorf("%w: no verdict after %d cycles", ErrStuck, n)
 		}
 		r.run(batch)
-		if r.active || r.src.Pending() > 0 || len(r.events) == 0 {
+		if r.top != nil && r.top.err != nil {
+			return Output{}, r.top.err
+		}
+		if r.active || r.src.Pending() > 0 || len(r.events) == 0 || r.top != nil && r.top.busy(r.Cycle()) {
 			quiet = 0
 			continue
 		}
@@ -200,6 +223,12 @@ func (r *RTL) Drain() (Output, error) {
 
 // Op makes one configuration write (docs/design.md section 4).
 func (r *RTL) Op(o fastpath.Op) error {
+	if r.top != nil {
+		if err := r.top.drv.Apply(o); err != nil {
+			return err
+		}
+		return r.top.err
+	}
 	p := r.p
 	rec := r.in[:r.sim.InWords()]
 	op, index, d := cycle.EncodeOp(o, Slots, STagSlots)
@@ -239,11 +268,14 @@ func (r *RTL) Config(t wire.FourTuple, c fastpath.Context) error {
 
 // SetReady drives m_evt_tready, m_exc_axis_tready and m_host_ready (Open
 // sets all three high).
+// (an integration top has no m_host_ready: host is ignored there).
 func (r *RTL) SetReady(evt, exc, host bool) {
 	r.setAll(func(rec []uint64) {
 		r.p["m_evt_tready"].SetBool(rec, evt)
 		r.p["m_exc_axis_tready"].SetBool(rec, exc)
-		r.p["m_host_ready"].SetBool(rec, host)
+		if r.top == nil {
+			r.p["m_host_ready"].SetBool(rec, host)
+		}
 	})
 }
 
@@ -289,6 +321,9 @@ func (r *RTL) Settle(n, limit int) error {
 func (r *RTL) Reset(n int) error {
 	if r.src.Pending() > 0 {
 		return fmt.Errorf("rx: Reset with %d beats pending", r.src.Pending())
+	}
+	if r.top != nil {
+		return fmt.Errorf("rx: Reset of the integration top (its bus models keep their state)")
 	}
 	r.sim.Reset(n)
 	r.pushed = 0

@@ -29,10 +29,12 @@ type Report struct {
 	Elapsed    time.Duration
 }
 
-// Run runs vector v through the RTL of the given width and the models.
-// It returns the first disagreement as an error.
+// Run runs vector v through the integration top of the given width
+// (RunTop with host memory DefaultSlave: configuration only through the
+// driver over AXI4-Lite) and the models. It returns the first
+// disagreement as an error.
 func Run(v *vector.Vector, width int, opts ...cosim.Option) (Report, error) {
-	return RunWith(v, width, Hooks{}, opts...)
+	return RunTop(v, width, DefaultSlave, Hooks{}, opts...)
 }
 
 // Frames yields the frames of a run one at a time: the next frame, or
@@ -59,17 +61,24 @@ func FrameSlice(frames [][]byte) Frames {
 // read as the run goes: nothing of a frame is kept after its outputs were
 // compared (the model's host memory keeps what it placed).
 func RunSystem(sys *fastpath.System, frames Frames, width int, h Hooks, opts ...cosim.Option) (Report, error) {
-	return runSystem(sys, nil, frames, width, h, opts...)
+	return runSystem(sys, nil, frames, width, func() (*RTL, error) { return Open(width, opts...) }, h)
+}
+
+// RunSystemTop is RunSystem on the integration top (OpenTop): frames over
+// AXI4-Stream, host memory the AXI4 slave model s, the configuration only
+// through the driver over AXI4-Lite.
+func RunSystemTop(sys *fastpath.System, frames Frames, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, error) {
+	return runSystem(sys, nil, frames, width, func() (*RTL, error) { return OpenTop(width, s, opts...) }, h)
 }
 
 // runSystem is RunSystem with the golden receiver g (may be nil) fed every
-// frame.
-func runSystem(sys *fastpath.System, g *replay.Golden, frames Frames, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+// frame, on the engine of the given width that open returns.
+func runSystem(sys *fastpath.System, g *replay.Golden, frames Frames, width int, open func() (*RTL, error), h Hooks) (Report, error) {
 	var rep Report
 	start := time.Now()
 	// The model takes what the variant's parser and frame FIFO take.
 	sys.HW.FrameLimit, sys.HW.IPv4Only = cycle.FrameCapacity(width, MaxFrame), !cycle.ParsesIPv6
-	r, err := Open(width, opts...)
+	r, err := open()
 	if err != nil {
 		return rep, err
 	}
@@ -105,10 +114,18 @@ func runSystem(sys *fastpath.System, g *replay.Golden, frames Frames, width int,
 			g.Receiver.Frame(f)
 		}
 		res := sys.Frame(f)
+		if r.top != nil {
+			r.top.expect(res, mem)
+		}
 		r.Frame(f)
 		out, err := r.Drain()
 		if err != nil {
 			return rep, fmt.Errorf("frame %d: %w", i, err)
+		}
+		if r.top != nil {
+			if err := r.top.restore(res, &out); err != nil {
+				return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
+			}
 		}
 		if err := compare(res, f, out, mem); err != nil {
 			return rep, fmt.Errorf("frame %d (cycle %d): %w", i, r.Cycle(), err)
@@ -298,19 +315,28 @@ type Hooks struct {
 	After func(i int, res fastpath.Result, out Output)
 }
 
-// RunWith is Run with hooks called around each frame: the same checks, frame
-// by frame, and at the end the model's hardware and software union against
-// the golden receiver (which the hooks may have changed too).
+// RunWith runs vector v through mpa_rx alone (Open: its configuration
+// port and host-write port driven directly), with hooks called around
+// each frame: the same checks as Run, frame by frame, and at the end the
+// model's hardware and software union against the golden receiver (which
+// the hooks may have changed too). It is for what only mpa_rx's own ports
+// allow: a reset in the middle of a frame, m_host_ready held low.
 //
 // A TCP segment of the vector longer than MAX_FRAME goes to all engines
 // as the frames the link carried (replay.OnTheWire).
 func RunWith(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
-	return runVector(replay.OnTheWire(v, MaxFrame), width, h, opts...)
+	return runVector(replay.OnTheWire(v, MaxFrame), width, func() (*RTL, error) { return Open(width, opts...) }, h)
 }
 
-// runVector is RunWith with v's frames given to the engines as they are,
-// whatever their length.
-func runVector(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Report, error) {
+// RunTop is Run on the integration top (OpenTop) with host memory the AXI4
+// slave model s.
+func RunTop(v *vector.Vector, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, error) {
+	return runVector(replay.OnTheWire(v, MaxFrame), width, func() (*RTL, error) { return OpenTop(width, s, opts...) }, h)
+}
+
+// runVector is RunWith with v's frames given as they are, whatever their
+// length, to the engine of the given width that open returns.
+func runVector(v *vector.Vector, width int, open func() (*RTL, error), h Hooks) (Report, error) {
 	rep := Report{Vector: v.Setup.Name, Frames: len(v.Frames)}
 	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {
@@ -328,7 +354,7 @@ func runVector(v *vector.Vector, width int, h Hooks, opts ...cosim.Option) (Repo
 	for i, f := range v.Frames {
 		frames[i] = f.Data
 	}
-	rep, err = runSystem(sys, g, FrameSlice(frames), width, h, opts...)
+	rep, err = runSystem(sys, g, FrameSlice(frames), width, open, h)
 	rep.Vector = v.Setup.Name
 	if err != nil {
 		return rep, err

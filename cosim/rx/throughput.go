@@ -21,6 +21,10 @@ type Throughput struct {
 	Util       float64 // Beats / Cycles
 	Latency    int     // cycles from a lone frame's last input beat to its last host write
 	HostWrites int
+	// The integration top (MeasureThroughputTop): AW and W handshakes of
+	// the back-to-back run, and W beats per burst.
+	Bursts, AXIBeats int
+	AvgBurst         float64
 }
 
 // MeasureThroughput runs v (aligned traffic, as Throughput says) through
@@ -29,13 +33,24 @@ type Throughput struct {
 // of the full frame length back to back (each checked afterwards against
 // the model), then one more frame alone for the latency.
 func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
+	return measureThroughput(v, width, func() (*RTL, error) { return Open(width) })
+}
+
+// MeasureThroughputTop is MeasureThroughput on the integration top
+// (OpenTop) with host memory s; it also gives the bursts of the
+// back-to-back run and their mean length in beats.
+func MeasureThroughputTop(v *vector.Vector, width int, s Slave) (Throughput, error) {
+	return measureThroughput(v, width, func() (*RTL, error) { return OpenTop(width, s) })
+}
+
+func measureThroughput(v *vector.Vector, width int, open func() (*RTL, error)) (Throughput, error) {
 	t := Throughput{Width: width}
 	v = replay.OnTheWire(v, MaxFrame)
 	sys, err := replay.NewSystem(&v.Setup, Hardware(width))
 	if err != nil {
 		return t, err
 	}
-	r, err := Open(width)
+	r, err := open()
 	if err != nil {
 		return t, err
 	}
@@ -85,9 +100,17 @@ func MeasureThroughput(v *vector.Vector, width int) (Throughput, error) {
 	beats := int(r.src.Pending())
 	start := r.Cycle()
 	r.countReady = beats
+	b0, w0 := r.BusStats()
 	out, err := r.Drain()
 	if err != nil {
 		return t, err
+	}
+	if r.top != nil {
+		b1, w1 := r.BusStats()
+		t.Bursts, t.AXIBeats = b1-b0, w1-w0
+		if t.Bursts > 0 {
+			t.AvgBurst = float64(t.AXIBeats) / float64(t.Bursts)
+		}
 	}
 	t.Frames, t.Beats, t.Cycles = end-i, beats, int(r.lastReady-start)+1
 	t.Util = float64(t.Beats) / float64(t.Cycles)

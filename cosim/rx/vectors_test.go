@@ -17,8 +17,8 @@ import (
 )
 
 // Frame by frame (each frame's outputs drained and software's context writes
-// made before the next), the RTL decides every frame of every vector as the
-// functional model does: verdict, reason, the context updates behind
+// made before the next, through the driver), the integration top decides
+// every frame of every vector as the functional model does: verdict, reason, the context updates behind
 // ADVANCED and CONSUMED, drop reasons, and exception frames octet for octet;
 // and the model's hardware and software together match the golden receiver.
 func TestVectors(t *testing.T) {
@@ -140,7 +140,7 @@ func frameLengths(t *testing.T, name string) {
 				d.Frames = append(d.Frames, vector.Frame{Data: grow(t, data, n, rng)})
 			}
 			d.Frames = append(d.Frames, v.Frames[len(v.Frames)/2:]...)
-			rep, err := runVector(&d, width, Hooks{}) // the long frames whole, not cut to the MSS
+			rep, err := runVector(&d, width, func() (*RTL, error) { return Open(width) }, Hooks{}) // the long frames whole, not cut to the MSS
 			require.NoError(t, err)
 			require.Equal(t, len(d.Frames), rep.Frames)
 		})

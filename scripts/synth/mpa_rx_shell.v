@@ -36,8 +36,10 @@ localparam EVT_LANES = DATA_WIDTH >= 256 ? 2 : 1;   // mpa_rx's default
 // valid, op, index, data
 localparam IN_BITS = DATA_WIDTH + KEEP_WIDTH + 3 + 3 + 1 + 3 + 16 + 384;
 // s_axis ready; m_exc data, keep, valid, last, user; m_evt data, keep,
-// valid; m_host addr, data, strb, valid; cfg ready
-localparam OUT_BITS = 1 + DATA_WIDTH + KEEP_WIDTH + 2 + 4 + EVT_LANES * 144 + 1 + 64 + DATA_WIDTH + KEEP_WIDTH + 1 + 1;
+// valid; m_host addr, data, strb, valid; cfg ready; m_plan valid, addr,
+// len, frame_end
+localparam OUT_BITS = 1 + DATA_WIDTH + KEEP_WIDTH + 2 + 4 + EVT_LANES * 144 + 1 + 64 + DATA_WIDTH + KEEP_WIDTH + 1 + 1 +
+                      1 + 64 + 16 + 1;
 localparam N1 = (OUT_BITS + 3) / 4;     // first fold stage
 localparam N2 = (N1 + 3) / 4;           // second fold stage
 
@@ -74,6 +76,9 @@ wire [DATA_WIDTH-1:0] host_data;
 wire [KEEP_WIDTH-1:0] host_strb;
 wire host_valid;
 wire cfg_ready;
+wire plan_valid, plan_frame_end;
+wire [63:0] plan_addr;
+wire [15:0] plan_len;
 
 mpa_rx #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -101,6 +106,10 @@ mpa_rx #(
     .m_host_strb(host_strb),
     .m_host_valid(host_valid),
     .m_host_ready(host_ready),
+    .m_plan_valid(plan_valid),
+    .m_plan_addr(plan_addr),
+    .m_plan_len(plan_len),
+    .m_plan_frame_end(plan_frame_end),
     .cfg_valid(cfg_valid),
     .cfg_ready(cfg_ready),
     .cfg_op(cfg_op),
@@ -110,7 +119,7 @@ mpa_rx #(
 
 wire [4*N1-1:0] outs = {{(4*N1 - OUT_BITS){1'b0}}, s_tready, exc_tdata, exc_tkeep, exc_tvalid, exc_tlast,
                         exc_tuser, evt_tdata, evt_tkeep, evt_tvalid, host_addr, host_data, host_strb, host_valid,
-                        cfg_ready};
+                        cfg_ready, plan_valid, plan_addr, plan_len, plan_frame_end};
 reg [4*N2-1:0] fold1 = 0;
 reg [N2-1:0] fold2 = 0;
 reg so_reg = 1'b0;

@@ -99,7 +99,7 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 }
 
 // RunStream runs a stream of v's connections through the RTL of the given
-// width and the models (rx.Run: frame by frame, verdicts, events,
+// width and the models (rx.RunWith, on mpa_rx alone: frame by frame, verdicts, events,
 // exception frames, and the hardware and software union against the golden
 // receiver). Liveness: rx.Drain fails a frame with rx.ErrStuck when
 // its beats are not all taken, or it has no outcome, within 200,000 cycles;
@@ -107,7 +107,7 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 // it (frame by frame) that is far beyond any legitimate stall (see
 // TreadyBound for the bound under load, checked by Burst).
 func RunStream(v *vector.Vector, width int, s []Frame) (rx.Report, error) {
-	return rx.Run(WithFrames(v, s), width)
+	return rx.RunWith(WithFrames(v, s), width, rx.Hooks{})
 }
 
 var frameRE = regexp.MustCompile(`^frame (\d+)\b`)
