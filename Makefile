@@ -37,7 +37,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
 	@$(MAKE) --no-print-directory test-go
 
-test-go: check-make check-pure lint-rtl formal example
+test-go: check-make check-pure lint-rtl example-lint formal
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags rtl ./cmd/mparx

@@ -14,20 +14,25 @@ lint-rtl:
 		$(VERILATOR) --lint-only -Wall -y rtl --top-module mpa_rx -GDATA_WIDTH=$$w rtl/mpa_rx.v; done
 
 
-# The example top (examples/, docs/axi.md "Integration"): linted like the
-# modules, then synthesized for the iCE40 (cell counts; it is not meant to
-# fit an HX8K). `make test` runs it.
+# The example top (examples/, docs/axi.md "Integration"). `make test` runs
+# example-lint: Verilator -Wall, Icarus, and Yosys's elaboration (hierarchy
+# -check, proc). `make example` adds the iCE40 synthesis (cell counts; it
+# is not meant to fit an HX8K; about 15 minutes on two cores).
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.v))
 EXAMPLE_TOP  := mpa_rx_example_xdma
-.PHONY: example
+.PHONY: example example-lint
+example-lint:
+	@echo "lint $(EXAMPLE_TOP)"
+	@$(VERILATOR) --lint-only -Wall -Irtl -y rtl --top-module $(EXAMPLE_TOP) $(EXAMPLE_SRCS)
+	@$(IVERILOG) -g2005 -I rtl -y rtl -s $(EXAMPLE_TOP) -o /dev/null $(EXAMPLE_SRCS)
+	@$(YOSYS) -q -p "$(YOSYS_READ) $(AXI_TOP_SRCS) $(EXAMPLE_SRCS); hierarchy -check -top $(EXAMPLE_TOP); proc" >/dev/null
+
 example: $(RTL_BUILD)/synth/example.txt
 	@grep -E 'Number of cells|SB_LUT4|SB_DFF|SB_RAM40_4K' $< | head -8
 
 $(RTL_BUILD)/synth/example.txt: $(EXAMPLE_SRCS) $(AXI_TOP_SRCS) $(RTL_INCS)
+	@$(MAKE) --no-print-directory example-lint
 	@mkdir -p $(@D)
-	@echo "lint $(EXAMPLE_TOP)"
-	@$(VERILATOR) --lint-only -Wall -Irtl -y rtl --top-module $(EXAMPLE_TOP) $(EXAMPLE_SRCS)
-	@$(IVERILOG) -g2005 -I rtl -y rtl -s $(EXAMPLE_TOP) -o /dev/null $(EXAMPLE_SRCS)
 	@echo "synth_ice40 $(EXAMPLE_TOP)"
 	@$(YOSYS) -q -l $@.log -p "$(YOSYS_READ) $(AXI_TOP_SRCS) $(EXAMPLE_SRCS); synth_ice40 -top $(EXAMPLE_TOP); \
 		tee -q -o $@.tmp stat" >/dev/null
