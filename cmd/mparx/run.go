@@ -114,12 +114,14 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 			time.Since(start).Round(time.Millisecond), result)
 	}
 	if *engine == "rtl" {
-		fmt.Fprintf(stdout, "\nengine rtl: mpa_rx at DATA_WIDTH %d (Verilator). A vector passes when the golden receiver reproduces\n"+
-			"expected.jsonl; when the RTL, one frame at a time beside golden/fastpath and the software slow path,\n"+
+		fmt.Fprintf(stdout, "\nengine rtl: DATA_WIDTH %d (Verilator). A vector passes when the golden receiver reproduces\n"+
+			"expected.jsonl; when the IP core mpa_rx_axi_top (programmed through the driver over AXI4-Lite, host\n"+
+			"memory an AXI4 slave model that answers late and out of order), one frame at a time beside\n"+
+			"golden/fastpath and the software slow path,\n"+
 			"decides, reports and places every frame as the model does (HW FRAMES: frames the hardware takes,\n"+
 			"TO SW: frames it hands to software, HOST WRITES: its writes to host memory, every octet checked)\n"+
 			"and hardware and software together report what the golden receiver does; and when the RTL and the\n"+
-			"cycle model (golden/cycle, docs/design.md section 5) agree on every output in every cycle with the\n"+
+			"cycle model (golden/cycle, docs/design.md section 5) agree on every output of mpa_rx in every cycle with the\n"+
 			"frames back to back and random idle cycles (CYCLES; UTIL = input beats accepted per cycle). A\n"+
 			"lockstep mismatch names the cycle and signal and leaves an FST waveform.\n", *width)
 	} else {
@@ -128,8 +130,8 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	if needIPv6 > 0 {
 		fmt.Fprintf(stdout, "\nneeds IPv6 RTL: the vector has IPv6 connections and mpa_rx_parse takes IPv4 only; the golden\n"+
 			"receiver reproduces expected.jsonl, and the RTL, taking every IPv6 frame as not TCP (reason 1, to\n"+
-			"software), passes the checks above with the models of that receiver. The IPv6 parser and context\n"+
-			"table will make these vectors pass in hardware.\n")
+			"software), passes the checks above with the models of that receiver; the hardware places none\n"+
+			"of their frames.\n")
 	}
 	fmt.Fprintf(stdout, "\n%d passed, %d need IPv6 RTL, %d failed\n", len(dirs)-failed-needIPv6, needIPv6, failed)
 	if failed > 0 {
