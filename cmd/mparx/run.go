@@ -115,15 +115,15 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	}
 	if *engine == "rtl" {
 		fmt.Fprintf(stdout, "\nengine rtl: DATA_WIDTH %d (Verilator). A vector passes when the golden receiver reproduces\n"+
-			"expected.jsonl; when the IP core mpa_rx_axi_top (programmed through the driver over AXI4-Lite, host\n"+
-			"memory an AXI4 slave model that answers late and out of order), one frame at a time beside\n"+
-			"golden/fastpath and the software slow path,\n"+
-			"decides, reports and places every frame as the model does (HW FRAMES: frames the hardware takes,\n"+
-			"TO SW: frames it hands to software, HOST WRITES: its writes to host memory, every octet checked)\n"+
-			"and hardware and software together report what the golden receiver does; and when the RTL and the\n"+
-			"cycle model (golden/cycle, docs/design.md section 5) agree on every output of mpa_rx in every cycle with the\n"+
-			"frames back to back and random idle cycles (CYCLES; UTIL = input beats accepted per cycle). A\n"+
-			"lockstep mismatch names the cycle and signal and leaves an FST waveform.\n", *width)
+			"expected.jsonl; when the IP core mpa_rx_axi_top (programmed through the driver over AXI4-Lite,\n"+
+			"host memory an AXI4 slave model that answers late and out of order), one frame at a time beside\n"+
+			"golden/fastpath and the software slow path, decides, reports and places every frame as the model\n"+
+			"does (HW FRAMES: frames the hardware takes, TO SW: frames it hands to software, HOST WRITES: its\n"+
+			"writes to host memory, every octet checked) and hardware and software together report what the\n"+
+			"golden receiver does; and when mpa_rx and the cycle model (golden/cycle, docs/design.md section 5)\n"+
+			"agree on every output in every cycle with the frames back to back and random idle cycles (CYCLES;\n"+
+			"UTIL = input beats accepted per cycle). A lockstep mismatch names the cycle and signal and leaves\n"+
+			"an FST waveform.\n", *width)
 	} else {
 		fmt.Fprintf(stdout, "\nengine golden: a vector passes when the golden receiver reproduces its expected.jsonl.\n")
 	}
