@@ -402,6 +402,29 @@ always @(posedge clk) begin
     end
 end
 
+// a CFG_CMD write of a valid op (w_go) is answered only after the receiver
+// took its word, and only such a write sends a word, one
+reg f_go = 1'b0;        // the write outstanding is a command that sends a word
+reg f_took = 1'b0;      // the receiver took that word
+always @(posedge clk) begin
+    if (s_axil_awvalid && s_axil_awready) begin
+        f_go <= w_go;
+        f_took <= 1'b0;
+    end
+    if (cfg_valid && cfg_ready)
+        f_took <= 1'b1;
+    if (rst) begin
+        f_go <= 1'b0;
+        f_took <= 1'b0;
+    end
+end
+always @(*) if (f_past_valid) begin
+    if (s_axil_bvalid && f_go)
+        assert (f_took && s_axil_bresp == OKAY);
+    if (cfg_valid)
+        assert (f_go && !f_took && f_wr == 2'd1);
+end
+
 always @(posedge clk) if (f_past_valid && !$past(rst)) begin
     // valid held until ready, payload stable
     if ($past(s_axil_bvalid && !s_axil_bready))
