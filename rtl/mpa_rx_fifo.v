@@ -60,6 +60,11 @@ if (DEPTH < 2 || (1 << AW) != DEPTH) begin : g_bad_depth
 end
 endgenerate
 
+// no_rw_check: the RAM is never read and written at the same entry in one
+// cycle (a load needs it not empty, a push needs it not full), so Yosys
+// need not emulate a read-during-write (a register of the write data and
+// address and a multiplexer per bit beside block RAM; it does on iCE40).
+(* no_rw_check *)
 reg [WIDTH-1:0] mem [0:DEPTH-1];
 reg [AW:0] wr_ptr = {AW+1{1'b0}};
 reg [AW:0] rd_ptr = {AW+1{1'b0}};    // next entry to load into the output register
