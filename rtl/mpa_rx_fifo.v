@@ -173,6 +173,9 @@ always @* begin
         // the pointers (induction invariants)
         assert (f_used <= DEPTH);
         assert ({1'b0, f_used} == f_ram);
+        // what no_rw_check on the RAM relies on: a write and a load never
+        // address one entry in the same cycle
+        assert (!(push && load && wr_ptr[AW-1:0] == rd_ptr[AW-1:0]));
     end
 end
 // an entry in the RAM is on the output the next cycle at the latest
