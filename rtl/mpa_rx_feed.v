@@ -170,8 +170,11 @@ end
 //     away, a frame without a tuple ended one or two cycles ago), one
 //     entry for each frame whose last beat came in the last four cycles
 //     and for the open frame once its tuple came;
-//   - so the queue is never written full (no overflow) and holds an entry
-//     at each frame's last beat on w_* (no underflow);
+//   - a lookup result and a frame without a tuple never push in the same
+//     cycle;
+//   - the queue is never written full (no overflow) and holds an entry
+//     at each frame's last beat on w_* (no underflow); it never holds more
+//     than two entries;
 //   - w_pmask is in_pmask three cycles earlier for a beat stored four
 //     cycles earlier (in_store), zero for one not stored.
 reg f_past_valid = 1'b0;
@@ -220,11 +223,14 @@ wire [3:0] f_owed = {3'd0, f_last[0]} + {3'd0, f_last[1]} + {3'd0, f_last[2]} + 
 wire [3:0] f_coming = {3'd0, f_tup[0]} + {3'd0, f_tup[1]} + {3'd0, no_tuple} + {3'd0, wp_push_nt};
 always @* begin
     if (!rst) begin
-        // no overflow, no underflow
+        // one push a cycle at most, no overflow, no underflow
+        assert (!(lk_valid && wp_push_nt));
         assert (!(lk_valid || wp_push_nt) || wp_in_ready);
         assert (!wp_pop || wp_valid);
         // one entry per frame
         assert ({1'b0, f_wp_count} + f_coming == f_owed);
+        // never more than two entries (of the DEPTH + 1 the queue holds)
+        assert (f_wp_count <= 3'd2);
         // the model and the registers (induction invariants)
         assert (f_had == had_tuple);
         assert (wp_pop == f_last[3]);
@@ -239,8 +245,8 @@ end
 
 always @* begin
     if (!rst) begin
-        cover (wp_pop && f_wp_count == 3'd3);   // a frame end with three entries held
-        cover (wp_push_nt && lk_valid);          // a frame without a tuple beside a lookup
+        cover (wp_pop && f_wp_count == 3'd2);   // a frame end with two entries held (the most)
+        cover (wp_push_nt && f_tup[0]);          // a frame without a tuple, the next one's lookup a cycle later
         cover (wp_pop && !f_had && f_last[0]);   // one-beat frames back to back
     end
 end

@@ -275,6 +275,7 @@ always @* begin
         assert ({{7-$clog2(DEPTH){1'b0}}, f_frl_count} + f_in_line == f_frames);
         assert ({{7-$clog2(DEPTH){1'b0}}, f_frp_count} + f_prs_pend == f_frames);
         assert (f_frames <= DEPTH + 1);
+        assert (f_prs_pend <= f_frames);
     end
 end
 // a frame's lookup part, pushed into an empty queue, at its head two cycles later
