@@ -218,6 +218,143 @@ always @(posedge clk) begin
 end
 assign rd_ent = vd_unpack(vd_fwd_hit ? vd_fwd : vd_q);
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: no configuration write in a cycle of a verdict write
+// (assumed: mpa_rx holds cfg_ready low while the verdict writes). The
+// table is modelled for one slot chosen by the solver (f_slot: so for
+// every slot), from the writes alone: the last entry written there (the
+// verdict's and configuration writes for the verdict copy, configuration
+// writes alone for the lookup copy). Properties:
+//   - res_valid exactly two cycles after lk_valid (none after a reset);
+//     res_idx the hash of golden/fastpath Index of that 4-tuple
+//     (x = src ^ rotl8(dst) ^ {sport, dport}, x[31:16] ^ x[15:0], mod
+//     CONN_COUNT); for the modelled slot, res_ent the lookup copy's fields
+//     of the last configuration write to it up to the cycle before
+//     res_valid (a write in the read's cycle forwarded), zeros elsewhere,
+//     and res_match iff that entry is valid and holds the 4-tuple;
+//   - rd_ent one cycle after rd_idx: for the modelled slot, the verdict
+//     copy's fields of the last write to it up to the cycle of rd_idx
+//     (forwarded), zeros elsewhere.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+(* anyconst *) wire [IDX_BITS-1:0] f_slot;
+// the fields of each copy
+reg [383:0] f_lk_mask, f_vd_mask;
+always @* begin
+    f_lk_mask = 384'd0;
+    f_lk_mask[CTX_VALID] = 1'b1;
+    f_lk_mask[CTX_MARKERS] = 1'b1;
+    f_lk_mask[CTX_CRC] = 1'b1;
+    f_lk_mask[CTX_SEQ_START +: CTX_SEQ_START_W] = {CTX_SEQ_START_W{1'b1}};
+    f_lk_mask[CTX_SRC_IP +: CTX_SRC_IP_W] = {CTX_SRC_IP_W{1'b1}};
+    f_lk_mask[CTX_DST_IP +: CTX_DST_IP_W] = {CTX_DST_IP_W{1'b1}};
+    f_lk_mask[CTX_SRC_PORT +: CTX_SRC_PORT_W] = {CTX_SRC_PORT_W{1'b1}};
+    f_lk_mask[CTX_DST_PORT +: CTX_DST_PORT_W] = {CTX_DST_PORT_W{1'b1}};
+    f_lk_mask[CTX_STREAM +: CTX_STREAM_W] = {CTX_STREAM_W{1'b1}};
+    f_lk_mask[CTX_DDP_VER +: CTX_DDP_VER_W] = {CTX_DDP_VER_W{1'b1}};
+    f_vd_mask = 384'd0;
+    f_vd_mask[CTX_VALID] = 1'b1;
+    f_vd_mask[CTX_FULL] = 1'b1;
+    f_vd_mask[CTX_ERR] = 1'b1;
+    f_vd_mask[CTX_SW_OWNED] = 1'b1;
+    f_vd_mask[CTX_MARKERS] = 1'b1;
+    f_vd_mask[CTX_CRC] = 1'b1;
+    f_vd_mask[CTX_R0_VALID] = 1'b1;
+    f_vd_mask[CTX_R1_VALID] = 1'b1;
+    f_vd_mask[CTX_RCV_NXT +: CTX_RCV_NXT_W] = {CTX_RCV_NXT_W{1'b1}};
+    f_vd_mask[CTX_R0_START +: CTX_R0_START_W] = {CTX_R0_START_W{1'b1}};
+    f_vd_mask[CTX_R0_END +: CTX_R0_END_W] = {CTX_R0_END_W{1'b1}};
+    f_vd_mask[CTX_R1_START +: CTX_R1_START_W] = {CTX_R1_START_W{1'b1}};
+    f_vd_mask[CTX_R1_END +: CTX_R1_END_W] = {CTX_R1_END_W{1'b1}};
+end
+
+// the modelled slot: the last entry written to each copy (known once written)
+reg         f_lk_known = 1'b0, f_vd_known = 1'b0;
+reg [383:0] f_lk_ent, f_vd_ent;
+always @(posedge clk) begin
+    if (cfg_valid && cfg_idx == f_slot) begin
+        f_lk_known <= 1'b1;
+        f_lk_ent <= cfg_data & f_lk_mask;
+    end
+    if (wr_valid && wr_idx == f_slot) begin
+        f_vd_known <= 1'b1;
+        f_vd_ent <= wr_data & f_vd_mask;
+    end else if (cfg_valid && cfg_idx == f_slot) begin
+        f_vd_known <= 1'b1;
+        f_vd_ent <= cfg_data & f_vd_mask;
+    end
+end
+
+// the lookups of the last two cycles: the 4-tuple and its hash
+reg [1:0]  f_lk_line = 2'd0;
+reg [95:0] f_tuple1, f_tuple2;
+always @(posedge clk) begin
+    f_lk_line <= {f_lk_line[0], lk_valid};
+    f_tuple1 <= {lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
+    f_tuple2 <= f_tuple1;
+    if (rst)
+        f_lk_line <= 2'd0;
+end
+wire [31:0] f_src = f_tuple2[31:0];
+wire [31:0] f_dst = f_tuple2[63:32];
+wire [31:0] f_x = f_src ^ {f_dst[23:0], f_dst[31:24]} ^ {f_tuple2[79:64], f_tuple2[95:80]};
+wire [15:0] f_h = f_x[31:16] ^ f_x[15:0];
+
+// the verdict's read of the last cycle
+reg f_rd_hit = 1'b0;
+reg f_rd_wr = 1'b0;   // and a verdict write to the slot in its cycle
+always @(posedge clk) begin
+    f_rd_hit <= rd_idx == f_slot;
+    f_rd_wr <= rd_idx == f_slot && wr_valid && wr_idx == f_slot;
+end
+always @*
+    assume (!(wr_valid && cfg_valid));
+
+always @* begin
+    if (!rst) begin
+        assert (res_valid == f_lk_line[1]);
+        if (res_valid) begin
+            assert (res_idx == f_h[IDX_BITS-1:0]);
+            assert ({res_ent[CTX_DST_PORT +: 16], res_ent[CTX_SRC_PORT +: 16], res_ent[CTX_DST_IP +: 32],
+                     res_ent[CTX_SRC_IP +: 32]} == f_tuple2 || !res_match);
+            if (res_idx == f_slot && f_lk_known) begin
+                assert (res_ent == f_lk_ent);
+                assert (res_match == (f_lk_ent[CTX_VALID] &&
+                    {f_lk_ent[CTX_DST_PORT +: 16], f_lk_ent[CTX_SRC_PORT +: 16], f_lk_ent[CTX_DST_IP +: 32],
+                     f_lk_ent[CTX_SRC_IP +: 32]} == f_tuple2));
+            end
+        end
+    end
+    if (f_rd_hit && f_vd_known)
+        assert (rd_ent == f_vd_ent);
+    // the copies hold the model's entry (induction invariants)
+    if (f_lk_known)
+        assert (lk_unpack(ctx_lk[f_slot]) == f_lk_ent);
+    if (f_vd_known)
+        assert (vd_unpack(ctx_vd[f_slot]) == f_vd_ent);
+    // the pipeline (induction invariants)
+    if (!rst && t_pend)
+        assert (t_tuple == f_tuple1);
+    if (!rst && res_valid)
+        assert (res_tuple == f_tuple2);
+end
+
+always @* begin
+    if (!rst) begin
+        cover (res_valid && res_match && res_idx == f_slot && f_lk_known);
+        cover (res_valid && res_idx == f_slot && f_lk_known && lk_fwd_hit);   // a write forwarded to the lookup
+        cover (f_rd_hit && f_vd_known && f_rd_wr);   // the verdict's write forwarded to its read
+    end
+end
+`endif
+
 endmodule
 
 `resetall

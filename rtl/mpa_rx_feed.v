@@ -104,6 +104,9 @@ reg             wp_push_nt;   // frame ended without a tuple: push a dummy entry
 wire            wp_in_ready;
 wire            wp_valid;
 wire            wp_pop = w_valid && w_last;
+`ifdef FORMAL
+wire [2:0]      f_wp_count;   // entries of the walker-parameter queue (formal properties below)
+`endif
 mpa_rx_fifo #(.WIDTH(WP_W), .DEPTH(4)) wp_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(lk_valid ? wp_in : {WP_W{1'b0}}),
@@ -112,7 +115,12 @@ mpa_rx_fifo #(.WIDTH(WP_W), .DEPTH(4)) wp_fifo (
     .m_axis_tdata({crc_on, markers_on, seq_start}),
     .m_axis_tvalid(wp_valid),
     .m_axis_tready(wp_pop),
-    .count(), .empty(), .full()
+`ifdef FORMAL
+    .count(f_wp_count),
+`else
+    .count(),
+`endif
+    .empty(), .full()
 );
 reg had_tuple;
 reg no_tuple;   // a frame ended without a tuple: its dummy entry goes in next cycle
@@ -144,6 +152,102 @@ always @(posedge clk) begin
     if (!rst) begin
         assert (!(lk_valid || wp_push_nt) || wp_in_ready) else $error("mpa_rx_feed: walker-parameter FIFO written when full");
         assert (!wp_pop || wp_valid) else $error("mpa_rx_feed: walker parameters missing at a frame's end");
+    end
+end
+`endif
+
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: a frame has at most one beat with in_tuple (assumed: the
+// parser's tuple_done comes once, in the beat that completes the 4-tuple),
+// and lk_valid comes exactly two cycles after that beat (assumed:
+// mpa_rx_ctx proves its lookup latency of 2). Beats come one a cycle
+// (in_valid); nothing is assumed of the frames' lengths or gaps.
+// Properties:
+//   - one walker-parameter entry per frame: the queue holds, besides the
+//     entries still to be pushed (a lookup result one or two cycles
+//     away, a frame without a tuple ended one or two cycles ago), one
+//     entry for each frame whose last beat came in the last four cycles
+//     and for the open frame once its tuple came;
+//   - a lookup result and a frame without a tuple never push in the same
+//     cycle;
+//   - the queue is never written full (no overflow) and holds an entry
+//     at each frame's last beat on w_* (no underflow); it never holds more
+//     than two entries;
+//   - w_pmask is in_pmask three cycles earlier for a beat stored four
+//     cycles earlier (in_store), zero for one not stored.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+// the model: the open frame had its tuple; tuple beats one and two cycles
+// ago; last beats one to four cycles ago; stored flags and payload masks
+reg       f_had = 1'b0;
+reg [1:0] f_tup = 2'd0;
+reg [3:0] f_last = 4'd0;
+reg [3:0] f_store = 4'd0;
+reg [WPB-1:0] f_pmask1, f_pmask2, f_pmask3;
+wire      f_tuple_beat = in_valid && in_tuple;
+always @(posedge clk) begin
+    f_tup <= {f_tup[0], f_tuple_beat};
+    f_last <= {f_last[2:0], in_valid && in_last};
+    f_store <= {f_store[2:0], in_store};
+    f_pmask1 <= in_pmask;
+    f_pmask2 <= f_pmask1;
+    f_pmask3 <= f_pmask2;
+    if (in_valid) begin
+        if (in_tuple)
+            f_had <= 1'b1;
+        if (in_last)
+            f_had <= 1'b0;
+    end
+    if (rst) begin
+        f_had <= 1'b0;
+        f_tup <= 2'd0;
+        f_last <= 4'd0;
+        f_store <= 4'd0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        assume (!(f_tuple_beat && f_had));
+        assume (lk_valid == f_tup[1]);
+    end
+end
+
+wire [3:0] f_owed = {3'd0, f_last[0]} + {3'd0, f_last[1]} + {3'd0, f_last[2]} + {3'd0, f_last[3]} + {3'd0, f_had};
+wire [3:0] f_coming = {3'd0, f_tup[0]} + {3'd0, f_tup[1]} + {3'd0, no_tuple} + {3'd0, wp_push_nt};
+always @* begin
+    if (!rst) begin
+        // one push a cycle at most, no overflow, no underflow
+        assert (!(lk_valid && wp_push_nt));
+        assert (!(lk_valid || wp_push_nt) || wp_in_ready);
+        assert (!wp_pop || wp_valid);
+        // one entry per frame
+        assert ({1'b0, f_wp_count} + f_coming == f_owed);
+        // never more than two entries (of the DEPTH + 1 the queue holds)
+        assert (f_wp_count <= 3'd2);
+        // the model and the registers (induction invariants)
+        assert (f_had == had_tuple);
+        assert (wp_pop == f_last[3]);
+        assert (!no_tuple || f_last[0]);
+        assert (!wp_push_nt || f_last[1]);
+        if (f_store[3])
+            assert (w_pmask == f_pmask3);
+        else
+            assert (w_pmask == {WPB{1'b0}});
+    end
+end
+
+always @* begin
+    if (!rst) begin
+        cover (wp_pop && f_wp_count == 3'd2);   // a frame end with two entries held (the most)
+        cover (wp_push_nt && f_tup[0]);          // a frame without a tuple, the next one's lookup a cycle later
+        cover (wp_pop && !f_had && f_last[0]);   // one-beat frames back to back
     end
 end
 `endif

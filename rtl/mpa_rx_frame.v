@@ -165,17 +165,30 @@ always @* begin
     frl_in[FRL_IDX +: IDX_BITS] = frm_idx;
 end
 wire frl_valid, frl_in_ready, frp_valid, frp_in_ready;
+`ifdef FORMAL
+wire [$clog2(DEPTH):0] f_frl_count, f_frp_count;   // entries of the queues (formal properties below)
+`endif
 mpa_rx_fifo #(.WIDTH(FRL_W), .DEPTH(DEPTH)) frl_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(frl_in), .s_axis_tvalid(end3), .s_axis_tready(frl_in_ready),
     .m_axis_tdata(m_frl), .m_axis_tvalid(frl_valid), .m_axis_tready(m_ready),
-    .count(), .empty(), .full()
+`ifdef FORMAL
+    .count(f_frl_count),
+`else
+    .count(),
+`endif
+    .empty(), .full()
 );
 mpa_rx_fifo #(.WIDTH(FRP_W), .DEPTH(DEPTH)) frp_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(prs_data), .s_axis_tvalid(prs_valid), .s_axis_tready(frp_in_ready),
     .m_axis_tdata(m_frp), .m_axis_tvalid(frp_valid), .m_axis_tready(m_ready),
-    .count(), .empty(), .full()
+`ifdef FORMAL
+    .count(f_frp_count),
+`else
+    .count(),
+`endif
+    .empty(), .full()
 );
 assign m_valid = frl_valid && frp_valid;
 
@@ -190,6 +203,93 @@ always @(posedge clk) begin
         assert (!prs_valid || frp_in_ready) else $error("mpa_rx_frame: frame-record FIFO (parser) written when full");
         assert (!end3 || frl_in_ready) else $error("mpa_rx_frame: frame-record FIFO written when full");
         assert (!m_ready || m_valid) else $error("mpa_rx_frame: frame record popped when empty");
+    end
+end
+`endif
+
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: the consumer pops (m_ready) only while m_valid (assumed:
+// mpa_rx_verdict proves it pops a frame record only when there is one);
+// at most DEPTH + 1 frames between their end (end_valid) and their pop
+// (assumed: mpa_rx_ingress proves at most MAX_INFLIGHT frames in flight,
+// and MAX_INFLIGHT <= DEPTH); the parser's part of a frame (prs_valid)
+// comes after the frame's end and once per frame (assumed: the parser
+// gives f_valid L_PARSE cycles after the last beat). Properties:
+//   - m_frp, m_frl, m_valid follow the AXI4-Stream sender's rules: m_valid
+//     held with a stable record until m_ready, low after a reset;
+//   - the lookup-part queue holds the frames ended three cycles ago or
+//     earlier and not popped, the parser-part queue the frames whose
+//     parser part came and not popped: neither is ever written full (no
+//     overflow) nor, the consumer's rule given, popped empty;
+//   - the lookup part of a frame is at its queue's head 2 cycles after
+//     its push into an empty queue (the latency of docs/design.md).
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+wire [15:0] f_m_wait;
+wire        f_m_held;
+mpa_rx_faxis #(.WIDTH(FRL_W + FRP_W), .F_DUT_SENDS(1)) f_m (
+    .clk(clk), .rst(rst), .tdata({m_frl, m_frp}), .tvalid(m_valid), .tready(m_ready),
+    .f_wait(f_m_wait), .f_held(f_m_held));
+
+// the model: frames ended and not popped; frames ended whose parser part
+// has not come; frame ends one, two and three cycles ago
+reg [7:0] f_frames = 8'd0;
+reg [7:0] f_prs_pend = 8'd0;
+reg [2:0] f_end_line = 3'd0;
+wire      f_pop = m_valid && m_ready;
+always @(posedge clk) begin
+    f_frames <= f_frames + {7'd0, end_valid} - {7'd0, f_pop};
+    f_prs_pend <= f_prs_pend + {7'd0, end_valid} - {7'd0, prs_valid};
+    f_end_line <= {f_end_line[1:0], end_valid};
+    if (rst) begin
+        f_frames <= 8'd0;
+        f_prs_pend <= 8'd0;
+        f_end_line <= 3'd0;
+    end
+end
+wire [7:0] f_in_line = {7'd0, f_end_line[0]} + {7'd0, f_end_line[1]} + {7'd0, f_end_line[2]};
+always @* begin
+    if (!rst) begin
+        assume (!m_ready || m_valid);
+        assume (f_frames + {7'd0, end_valid} <= DEPTH + 1);
+        assume (!prs_valid || f_prs_pend != 8'd0);
+    end
+end
+
+always @* begin
+    if (!rst) begin
+        // no overflow: a push only with room
+        assert (!end3 || frl_in_ready);
+        assert (!prs_valid || frp_in_ready);
+        // no underflow: a pop only of entries there
+        assert (!m_ready || (frl_valid && frp_valid));
+        // the queues hold what the model says (induction invariants)
+        assert (end3 == f_end_line[2]);
+        assert ({{7-$clog2(DEPTH){1'b0}}, f_frl_count} + f_in_line == f_frames);
+        assert ({{7-$clog2(DEPTH){1'b0}}, f_frp_count} + f_prs_pend == f_frames);
+        assert (f_frames <= DEPTH + 1);
+        assert (f_prs_pend <= f_frames);
+    end
+end
+// a frame's lookup part, pushed into an empty queue, at its head two cycles later
+always @(posedge clk)
+    if (f_past_valid && !rst && !$past(rst) && !$past(rst, 2) && $past(end3, 2) && $past(f_frl_count, 2) == 0
+            && !$past(m_ready))
+        assert (frl_valid);
+
+always @* begin
+    if (!rst) begin
+        cover (m_valid && !m_ready && f_m_held);                      // a stall
+        cover (f_frl_count == DEPTH + 1 && f_frp_count == DEPTH + 1); // both queues full
+        cover (f_pop && f_frames == 8'd1 && f_frl_count == 1);        // a frame end, the last one
+        cover (f_pop && end3 && prs_valid);                           // a pop and both pushes together
     end
 end
 `endif
