@@ -713,7 +713,7 @@ end
 `ifdef FORMAL
 // ------------------------------------------------------------------ formal
 // Properties of the AXI4 write channels (yosys-smtbmc, k-induction:
-// scripts/formal/axi.sh). The slave's inputs (AWREADY, WREADY, B) are
+// make formal, scripts/formal/proofs.txt). The slave's inputs (AWREADY, WREADY, B) are
 // free; so are the host writes. Descriptors are assumed not to wrap the
 // 64-bit address space.
 reg f_past_valid = 1'b0;

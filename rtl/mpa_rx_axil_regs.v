@@ -373,7 +373,7 @@ wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_a
 `ifdef FORMAL
 // ------------------------------------------------------------------ formal
 // AXI4-Lite slave rules with a free master (assumed to follow the master
-// rules) and a free cfg_ready (scripts/formal/axi.sh).
+// rules) and a free cfg_ready (make formal, scripts/formal/proofs.txt).
 reg f_past_valid = 1'b0;
 always @(posedge clk)
     f_past_valid <= 1'b1;
