@@ -47,7 +47,23 @@ type RTL struct {
 
 // Open opens an mpa_rx variant of the given width and resets it.
 func Open(width int, opts ...cosim.Option) (*RTL, error) {
-	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), opts...)
+	r, err := openVariant(fmt.Sprintf("mpa_rx_w%d", width), width, opts...)
+	if err != nil {
+		return nil, err
+	}
+	r.sim.Reset(4)
+	r.setAll(func(rec []uint64) {
+		r.p["m_evt_tready"].SetBool(rec, true)
+		r.p["m_exc_axis_tready"].SetBool(rec, true)
+		r.p["m_host_ready"].SetBool(rec, true)
+	})
+	return r, nil
+}
+
+// openVariant opens a Verilator variant with an s_axis frame source and
+// the batch buffers, its ports by name.
+func openVariant(variant string, width int, opts ...cosim.Option) (*RTL, error) {
+	sim, err := cosim.Open(variant, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +76,6 @@ func Open(width int, opts ...cosim.Option) (*RTL, error) {
 	for _, p := range sim.Ports() {
 		r.p[p.Name] = p
 	}
-	sim.Reset(4)
-	r.setAll(func(rec []uint64) {
-		r.p["m_evt_tready"].SetBool(rec, true)
-		r.p["m_exc_axis_tready"].SetBool(rec, true)
-		r.p["m_host_ready"].SetBool(rec, true)
-	})
 	return r, nil
 }
 

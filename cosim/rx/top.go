@@ -99,19 +99,11 @@ func TopVariant(width int) string { return fmt.Sprintf("mpa_rx_axi_top_w%d", wid
 // master; host writes are the W beats with their bursts' addresses. Every
 // cycle runs alone (the bus models answer the RTL cycle by cycle).
 func OpenTop(width int, s Slave, opts ...cosim.Option) (*RTL, error) {
-	sim, err := cosim.Open(TopVariant(width), opts...)
+	r, err := openVariant(TopVariant(width), width, opts...)
 	if err != nil {
 		return nil, err
 	}
-	src, err := sim.AddSource("s_axis_tvalid", "s_axis_tready", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast")
-	if err != nil {
-		sim.Close()
-		return nil, err
-	}
-	r := &RTL{sim: sim, src: src, in: sim.NewIn(batch), out: sim.NewOut(batch), p: map[string]cosim.Port{}, lane: width / 8}
-	for _, p := range sim.Ports() {
-		r.p[p.Name] = p
-	}
+	sim := r.sim
 	k := width / 8
 	t := &topState{
 		mem: axi.NewMemory(axi.MemoryConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter, AWStall: s.AWStall,
