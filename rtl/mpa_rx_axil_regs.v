@@ -259,9 +259,14 @@ always @* begin
         hlen = e_d[128*l + 31] ? 16'd14 : 16'd18;
         for (c = 0; c < CNT_N; c = c + 1) begin
             if (on && (
-                    (kind == 4'd7 && c == CNT_FRAMES_PLACE + {30'd0, code}) ||
-                    (kind == 4'd7 && code == 2'd1 && reason >= 4'd1 && reason <= 4'd9 && c == CNT_EXC_NOT_TCP + {28'd0, reason} - 1) ||
-                    (kind == 4'd4 && c == CNT_DROP_FCS + {30'd0, code}) ||
+                    // each event field against this counter's constant
+                    // (no adder on the field)
+                    (kind == 4'd7 && c >= CNT_FRAMES_PLACE && c < CNT_FRAMES_PLACE + 4 &&
+                     {30'd0, code} == c - CNT_FRAMES_PLACE) ||
+                    (kind == 4'd7 && code == 2'd1 && c >= CNT_EXC_NOT_TCP && c < CNT_EXC_NOT_TCP + 9 &&
+                     {28'd0, reason} == c - CNT_EXC_NOT_TCP + 1) ||
+                    (kind == 4'd4 && c >= CNT_DROP_FCS && c < CNT_DROP_FCS + 4 &&
+                     {30'd0, code} == c - CNT_DROP_FCS) ||
                     (kind == 4'd1 && c == CNT_FPDUS_PLACED) ||
                     (kind == 4'd3 && c == CNT_FPDUS_DELIVERED) ||
                     (kind == 4'd2 && c == CNT_DDP_ERRORS)))
