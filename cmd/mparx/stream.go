@@ -76,10 +76,12 @@ type parsedFrame struct {
 	p         rx.Parsed
 }
 
-// batch is frames read ahead, their octets in buf.
+// batch is frames read ahead, their octets in buf (or, from a mapped
+// file, in the mapping up to offset end).
 type batch struct {
 	buf    []byte
 	frames []parsedFrame
+	end    int64 // the input offset after the frames
 	err    error // the read error after the frames (io.EOF at the end)
 }
 
@@ -93,15 +95,26 @@ const (
 // eachParsed is each with the reading, and the parsing of every frame as
 // a receiver configured as cfg parses it (rx.Config.Parse), in a goroutine
 // of its own, a few batches ahead of fn: the two take two cores. fn gets
-// the frames in order; their octets are valid during the call.
+// the frames in order; their octets are valid during the call. The frames
+// of a mapped file are not copied: a batch holds slices of the mapping,
+// whose pages the reader gives back once fn is done with the batch.
 func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error {
+	mapped := s.r.Retain()
 	free, full := make(chan *batch, batches), make(chan *batch, batches)
 	for range batches {
-		free <- &batch{buf: make([]byte, 0, batchOctets)}
+		b := &batch{}
+		if !mapped {
+			b.buf = make([]byte, 0, batchOctets)
+		}
+		free <- b
 	}
-	done := make(chan struct{})
-	defer close(done)
+	done, exited := make(chan struct{}), make(chan struct{})
+	defer func() {
+		close(done)
+		<-exited // the reader is out of the mapping before it is closed
+	}()
 	go func() {
+		defer close(exited)
 		defer close(full)
 		var carry *capture.Frame // read, for the next batch (valid until the next Next)
 		for {
@@ -110,6 +123,9 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 			case b = <-free:
 			case <-done:
 				return
+			}
+			if mapped && b.end > 0 {
+				s.r.Release(b.end) // fn is done with its frames
 			}
 			b.buf, b.frames, b.err = b.buf[:0], b.frames[:0], nil
 			for len(b.frames) < batchFrames {
@@ -124,19 +140,23 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 					}
 					s.prog.tick(s.r)
 				}
-				if len(b.buf)+len(f.Data) > cap(b.buf) && len(b.frames) > 0 {
-					carry = &f // the next batch takes it
-					break
+				data := f.Data[:len(f.Data):len(f.Data)]
+				if !mapped {
+					if len(b.buf)+len(f.Data) > cap(b.buf) && len(b.frames) > 0 {
+						carry = &f // the next batch takes it
+						break
+					}
+					start := len(b.buf)
+					b.buf = append(b.buf, f.Data...)
+					data = b.buf[start:len(b.buf):len(b.buf)]
 				}
-				start := len(b.buf)
-				b.buf = append(b.buf, f.Data...)
-				data := b.buf[start:len(b.buf):len(b.buf)]
 				pf := parsedFrame{index: f.Index, truncated: f.Truncated, p: rx.Parsed{Data: data}}
 				if !f.Truncated {
 					pf.p = cfg.Parse(data)
 				}
 				b.frames = append(b.frames, pf)
 			}
+			b.end = s.r.Offset()
 			select {
 			case full <- b:
 			case <-done:

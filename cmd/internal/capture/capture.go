@@ -13,7 +13,13 @@
 //
 // The reader streams: it holds one read buffer (ReadBuffer octets, grown
 // only for a record larger than that) whatever the size of the capture, and
-// Next returns one frame at a time without allocating. The formats are
+// Next returns one frame at a time without allocating. A regular file
+// opened with Open is mapped into memory instead (on Linux): a frame is
+// then a slice of the mapping, with no copy at all, and the pages behind
+// the frames returned are given back to the kernel as the reader goes
+// (every ReleaseChunk octets), so the resident size stays bounded however
+// large the file. Retain and Release let a consumer that works behind the
+// reader (a read-ahead in another goroutine) keep frames valid longer. The formats are
 // parsed here rather than with gopacket's pcapgo readers for three reasons:
 // a frame is handed out as a slice of the read buffer (no copy per frame,
 // and the Ethernet header of a link without one is written over the record
@@ -84,6 +90,10 @@ func (f Format) String() string {
 // beyond it only to hold one record that is larger.
 const ReadBuffer = 1 << 20
 
+// ReleaseChunk is how many octets of a mapped file the reader lets pile up
+// behind the frames in use before it gives their pages back.
+const ReleaseChunk = 8 << 20
+
 // MaxRecord is the largest record (captured frame and its record header)
 // the reader accepts, in octets: a length field beyond it is taken as a
 // damaged file rather than a reason to allocate.
@@ -121,6 +131,11 @@ type Reader struct {
 	pcap pcapState
 	ng   ngState
 	buf  []byte // scratch for a frame whose header does not fit in place
+
+	mapped   []byte // the mapped file (nil: read), in.buf
+	retain   bool   // Retain: frames stay valid until Release
+	released int64  // mapped[:released] was given back
+	chunk    int64  // release by at least this many octets (ReleaseChunk)
 }
 
 // Open opens a capture file; "-" reads standard input.
@@ -139,15 +154,26 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	if m := mapFile(f, size); m != nil {
+		f.Close() // the mapping holds the file
+		r, err := start(&Reader{in: input{buf: m, end: len(m), err: io.EOF, mapped: true}, size: size, mapped: m, chunk: ReleaseChunk})
+		if err != nil {
+			unmapFile(m)
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return r, nil
+	}
 	r, err := NewReader(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r.closer = f
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		r.size = st.Size()
-	}
+	r.size = size
 	return r, nil
 }
 
@@ -158,7 +184,12 @@ func NewReader(rd io.Reader) (*Reader, error) { return newReader(rd, ReadBuffer)
 
 // newReader is NewReader with a read buffer of size octets to start with.
 func newReader(rd io.Reader, size int) (*Reader, error) {
-	r := &Reader{in: input{r: rd, buf: make([]byte, size)}, size: -1}
+	return start(&Reader{in: input{r: rd, buf: make([]byte, size)}, size: -1})
+}
+
+// start reads the file header (pcap) or the first section header
+// (pcapng) of a new reader.
+func start(r *Reader) (*Reader, error) {
 	if err := r.in.need(4); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			if r.in.avail() == 0 {
@@ -193,6 +224,9 @@ func (r *Reader) Next() (Frame, error) {
 	if r.err != nil {
 		return Frame{}, r.err
 	}
+	if r.mapped != nil && !r.retain {
+		r.Release(r.in.base) // the frame returned last is no longer valid
+	}
 	var f Frame
 	var err error
 	if r.format == FormatPcapng {
@@ -223,9 +257,45 @@ func (r *Reader) Size() int64 { return r.size }
 // and their headers span: with Size, the progress through a file.
 func (r *Reader) Offset() int64 { return r.in.offset() }
 
+// Mapped reports whether the capture is a file mapped into memory (see the
+// package documentation).
+func (r *Reader) Mapped() bool { return r.mapped != nil }
+
+// Retain makes the frames Next returns stay valid after the next call to
+// Next, until Release is called with an offset at or beyond the end of
+// their records (or until Close), and reports whether it did: it does for
+// a mapped file only; otherwise a frame's Data is valid until the next
+// call to Next, as always.
+func (r *Reader) Retain() bool {
+	r.retain = r.mapped != nil
+	return r.retain
+}
+
+// Release says that the frames whose records end at or before offset off
+// of the input (Frame.Offset, Offset) are no longer used: the reader may
+// give their memory back. Without Retain, Next does it itself.
+func (r *Reader) Release(off int64) {
+	if r.mapped == nil {
+		return
+	}
+	end := min(off, r.in.base) &^ int64(os.Getpagesize()-1)
+	if end-r.released < max(r.chunk, 1) {
+		return
+	}
+	dropPages(r.mapped[r.released:end])
+	r.released = end
+}
+
 // Close closes the file Open opened (not standard input, not a reader
-// given to NewReader).
+// given to NewReader). The frames of a mapped file are no longer valid
+// after it.
 func (r *Reader) Close() error {
+	if r.mapped != nil {
+		unmapFile(r.mapped)
+		r.mapped, r.in.buf, r.in.start, r.in.end = nil, nil, 0, 0
+		r.err = errors.New("capture: reader closed")
+		return nil
+	}
 	if r.closer == nil {
 		return nil
 	}
@@ -243,6 +313,7 @@ type input struct {
 	start, end int
 	base       int64
 	err        error // sticky error of r
+	mapped     bool  // buf is the whole input (a mapped file); never moved or grown
 }
 
 func (in *input) avail() int { return in.end - in.start }
@@ -263,7 +334,7 @@ func (in *input) consume(n int) {
 // when fewer than n are. The buffer grows only as octets arrive, so a
 // length field claiming more than the input holds costs no allocation.
 func (in *input) need(n int) error {
-	if in.end-in.start >= n {
+	if in.end-in.start >= n && n <= MaxRecord {
 		return nil
 	}
 	return in.fill(n)
@@ -273,6 +344,12 @@ func (in *input) need(n int) error {
 func (in *input) fill(n int) error {
 	if n > MaxRecord {
 		return fmt.Errorf("%w: record of %d octets exceeds the %d-octet limit", ErrFormat, n, MaxRecord)
+	}
+	if in.mapped {
+		if in.end == in.start {
+			return io.EOF
+		}
+		return io.ErrUnexpectedEOF
 	}
 	if in.start+n > len(in.buf) && in.start > 0 {
 		in.end = copy(in.buf, in.buf[in.start:in.end])

@@ -612,28 +612,47 @@ func TestDamaged(t *testing.T) {
 		{name: "pcapng-tsresol", in: set(ng, shb+16, 9, 0, 1, 0, 20), next: "timestamp resolution 10^-20"},
 		{name: "pcapng-block-cut", in: ng[:len(ng)-3], before: 1, unexpEO: true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := NewReader(bytes.NewReader(tc.in))
-			if tc.open != "" {
-				require.ErrorIs(t, err, ErrFormat)
-				assert.ErrorContains(t, err, tc.open)
-				return
-			}
-			require.NoError(t, err)
-			for range tc.before {
-				_, err := r.Next()
-				require.NoError(t, err)
-			}
-			_, err = r.Next()
-			require.Error(t, err)
-			assert.NotEqual(t, io.EOF, err)
-			if tc.unexpEO {
-				assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-			} else {
-				assert.ErrorIs(t, err, ErrFormat)
-				assert.ErrorContains(t, err, tc.next)
-			}
-		})
+		for _, mapped := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/mapped=%v", tc.name, mapped), func(t *testing.T) {
+				damaged(t, tc.in, mapped, tc.open, tc.next, tc.before, tc.unexpEO)
+			})
+		}
+	}
+}
+
+// damaged opens in, from memory or mapped from a file, and checks the
+// error: open from opening it, else next (io.ErrUnexpectedEOF when
+// unexpEOF) after before frames.
+func damaged(t *testing.T, in []byte, mapped bool, open, next string, before int, unexpEOF bool) {
+	var r *Reader
+	var err error
+	if mapped {
+		r, err = Open(writeTemp(t, "damaged", in))
+		if err == nil {
+			defer r.Close()
+			assert.True(t, r.Mapped())
+		}
+	} else {
+		r, err = NewReader(bytes.NewReader(in))
+	}
+	if open != "" {
+		require.ErrorIs(t, err, ErrFormat)
+		assert.ErrorContains(t, err, open)
+		return
+	}
+	require.NoError(t, err)
+	for range before {
+		_, err := r.Next()
+		require.NoError(t, err)
+	}
+	_, err = r.Next()
+	require.Error(t, err)
+	assert.NotEqual(t, io.EOF, err)
+	if unexpEOF {
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	} else {
+		assert.ErrorIs(t, err, ErrFormat)
+		assert.ErrorContains(t, err, next)
 	}
 }
 
@@ -670,5 +689,91 @@ func TestNextDoesNotAllocate(t *testing.T) {
 			})
 			assert.Zero(t, allocs)
 		})
+	}
+}
+
+// TestMapped reads captures of every kind mapped from a file, giving pages
+// back after every frame, and expects what the reader of the same octets
+// from memory gives; with Retain, every frame not yet released is still
+// intact after the last one is read.
+func TestMapped(t *testing.T) {
+	recs := sharedRecs(t)
+	var many, sll, raw, big []rec
+	for range 100 {
+		many = append(many, recs...)
+	}
+	for _, x := range many {
+		sll = append(sll, rec{data: toSLL2(x.data), t: x.t})
+		raw = append(raw, rec{data: toRaw(x.data), t: x.t, block: ngSPB})
+	}
+	for _, n := range []int{100, 3*ReadBuffer + 5, 60, 5000} {
+		d := make([]byte, n)
+		for i := range d {
+			d[i] = byte(i * 31)
+		}
+		big = append(big, rec{data: d, t: time.Unix(int64(n), 0)})
+	}
+	pcap := writePcap(false, false, LinkEthernet, many)
+	for name, b := range map[string][]byte{
+		"pcap":        pcap,
+		"pcap-cut":    pcap[:len(pcap)-7],
+		"pcap-raw":    writePcap(true, true, LinkRaw, raw),
+		"pcapng-sll2": writePcapng(ngSection{ifaces: []ngIfaceSpec{{lt: LinkLinuxSLL2, tsresol: 9}}, recs: sll}),
+		"pcapng-spb":  writePcapng(ngSection{ifaces: []ngIfaceSpec{{lt: LinkRaw}}, recs: raw}),
+		"pcapng-big":  writePcapng(ngSection{ifaces: []ngIfaceSpec{{lt: LinkEthernet}}, recs: big}),
+	} {
+		want, wantErr := framesOf(t, b)
+		path := writeTemp(t, name, b)
+		for _, retain := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/retain=%v", name, retain), func(t *testing.T) {
+				r, err := Open(path)
+				require.NoError(t, err)
+				defer r.Close()
+				require.True(t, r.Mapped())
+				r.chunk = 0 // give pages back as soon as a whole one is behind
+				if retain {
+					require.True(t, r.Retain())
+				}
+				var got []Frame
+				kept := 0 // got[kept:] are not released
+				for {
+					f, err := r.Next()
+					if err != nil {
+						assert.Equal(t, wantErr, err.Error())
+						break
+					}
+					if !retain {
+						f.Data = append([]byte(nil), f.Data...)
+					}
+					got = append(got, f)
+					if retain && len(got)%7 == 0 {
+						kept = len(got) - 3 // done with the frames before
+						r.Release(got[kept].Offset)
+					}
+				}
+				require.Len(t, got, len(want))
+				for i := kept; i < len(got); i++ {
+					assert.Equal(t, want[i].Data, got[i].Data, "frame %d", i)
+					assert.Equal(t, want[i].Offset, got[i].Offset, "frame %d", i)
+				}
+			})
+		}
+	}
+}
+
+// framesOf reads the capture b from memory: its frames (copied) and the
+// error that ends them ("EOF" at the end).
+func framesOf(t *testing.T, b []byte) ([]Frame, string) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(b))
+	require.NoError(t, err)
+	var out []Frame
+	for {
+		f, err := r.Next()
+		if err != nil {
+			return out, err.Error()
+		}
+		f.Data = append([]byte(nil), f.Data...)
+		out = append(out, f)
 	}
 }

@@ -180,6 +180,9 @@ func (r *Reader) ethernet(lt LinkType, buf []byte, h, p, q int) ([]byte, int) {
 		return buf[start:q], delta
 	}
 	n := ethHeaderLen + q - p - link
+	if r.retain {
+		r.buf = nil // the frame must outlive the next one: a buffer of its own
+	}
 	if cap(r.buf) < n {
 		r.buf = make([]byte, n, max(n, 2*cap(r.buf)))
 	}
