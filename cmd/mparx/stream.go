@@ -116,7 +116,8 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 	go func() {
 		defer close(exited)
 		defer close(full)
-		var carry *capture.Frame // read, for the next batch (valid until the next Next)
+		var carry capture.Frame // read, for the next batch (valid until the next Next)
+		carried := false
 		for {
 			var b *batch
 			select {
@@ -130,8 +131,8 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 			b.buf, b.frames, b.err = b.buf[:0], b.frames[:0], nil
 			for len(b.frames) < batchFrames {
 				var f capture.Frame
-				if carry != nil {
-					f, carry = *carry, nil
+				if carried {
+					f, carried = carry, false
 				} else {
 					var err error
 					if f, err = s.r.Next(); err != nil {
@@ -143,7 +144,7 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 				data := f.Data[:len(f.Data):len(f.Data)]
 				if !mapped {
 					if len(b.buf)+len(f.Data) > cap(b.buf) && len(b.frames) > 0 {
-						carry = &f // the next batch takes it
+						carry, carried = f, true // the next batch takes it
 						break
 					}
 					start := len(b.buf)

@@ -89,16 +89,22 @@ type Error struct {
 	Kind   Kind
 	Detail string
 	// The detail of an Error made by Place, formatted when Error is
-	// called: a replay that only counts errors does not format them.
+	// called: a replay that only counts errors does not format them (nor
+	// allocate for their numbers).
 	format string
-	args   []any
+	args   [3]uint64
+	nargs  uint8
 }
 
 // Error returns "ddp: <RFC name>: <detail>".
 func (e *Error) Error() string {
 	d := e.Detail
 	if d == "" && e.format != "" {
-		d = fmt.Sprintf(e.format, e.args...)
+		args := make([]any, e.nargs)
+		for i := range args {
+			args[i] = e.args[i]
+		}
+		d = fmt.Sprintf(e.format, args...)
 	}
 	if d == "" {
 		return e.Kind.Error()
@@ -117,6 +123,10 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-func errorf(k Kind, format string, args ...any) error {
-	return &Error{Kind: k, format: format, args: args}
+// errorf returns an Error of kind k whose detail is format with the
+// numbers args (at most three).
+func errorf(k Kind, format string, args ...uint64) error {
+	e := &Error{Kind: k, format: format}
+	e.nargs = uint8(copy(e.args[:], args))
+	return e
 }

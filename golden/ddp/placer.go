@@ -189,7 +189,7 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	n := uint64(len(payload))
 	if h.Tagged {
 		if v := p.version(s); h.Version != v {
-			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", h.Version, v)
+			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
 		}
 		r := p.stags[h.STag]
 		if r == nil && p.OnMiss != nil && p.OnMiss(s, h) {
@@ -197,11 +197,11 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 		}
 		switch {
 		case r == nil:
-			return pl, errorf(KindInvalidSTag, "STag %#08x is not registered", h.STag)
+			return pl, errorf(KindInvalidSTag, "STag %#08x is not registered", uint64(h.STag))
 		case !r.valid:
-			return pl, errorf(KindInvalidSTag, "STag %#08x was invalidated", h.STag)
+			return pl, errorf(KindInvalidSTag, "STag %#08x was invalidated", uint64(h.STag))
 		case r.stream != s:
-			return pl, errorf(KindSTagNotAssociated, "STag %#08x belongs to stream %d, not %d", h.STag, r.stream, s)
+			return pl, errorf(KindSTagNotAssociated, "STag %#08x belongs to stream %d, not %d", uint64(h.STag), uint64(r.stream), uint64(s))
 		case n > 0 && h.TO > math.MaxUint64-(n-1):
 			return pl, errorf(KindTOWrap, "TO %#x + %d octets", h.TO, n)
 		case h.TO > r.length || n > r.length-h.TO:
@@ -213,30 +213,30 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	}
 
 	if v := p.version(s); h.Version != v {
-		return pl, errorf(KindUntaggedVersion, "DV %d, accepting %d", h.Version, v)
+		return pl, errorf(KindUntaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
 	}
 	if h.QN >= NumQueues {
-		return pl, errorf(KindInvalidQN, "QN %d", h.QN)
+		return pl, errorf(KindInvalidQN, "QN %d", uint64(h.QN))
 	}
 	q := &p.queues(s)[h.QN]
 	cur := q.current()
 	d := h.MSN - cur
 	if d >= 1<<31 {
-		return pl, errorf(KindMSNRange, "MSN %d on QN %d, current %d", h.MSN, h.QN, cur)
+		return pl, errorf(KindMSNRange, "MSN %d on QN %d, current %d", uint64(h.MSN), uint64(h.QN), uint64(cur))
 	}
 	if uint64(d) >= uint64(len(q.bufs)-q.done) && p.OnMiss != nil && p.OnMiss(s, h) {
 		q = &p.queues(s)[h.QN]
 	}
 	if uint64(d) >= uint64(len(q.bufs)-q.done) {
-		return pl, errorf(KindNoBuffer, "MSN %d on QN %d, %d buffers posted", h.MSN, h.QN, len(q.bufs))
+		return pl, errorf(KindNoBuffer, "MSN %d on QN %d, %d buffers posted", uint64(h.MSN), uint64(h.QN), uint64(len(q.bufs)))
 	}
 	b := q.bufs[q.done+int(d)]
 	mo := uint64(h.MO)
 	if mo > b.length {
-		return pl, errorf(KindInvalidMO, "MO %d, buffer of %d", h.MO, b.length)
+		return pl, errorf(KindInvalidMO, "MO %d, buffer of %d", uint64(h.MO), b.length)
 	}
 	if n > b.length-mo {
-		return pl, errorf(KindTooLong, "MO %d + %d octets, buffer of %d", h.MO, n, b.length)
+		return pl, errorf(KindTooLong, "MO %d + %d octets, buffer of %d", uint64(h.MO), n, b.length)
 	}
 	pl.Addr, pl.Len = b.base+mo, len(payload)
 	b.seen = max(b.seen, mo+n)

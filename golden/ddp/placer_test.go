@@ -415,3 +415,25 @@ func TestErrorValues(t *testing.T) {
 		assert.NotContains(t, k.String(), "Kind(", "every kind has an RFC name")
 	}
 }
+
+// TestErrorDetail checks the text of Place's errors: the RFC 5041 name,
+// then the numbers that were wrong.
+func TestErrorDetail(t *testing.T) {
+	for _, tc := range []struct {
+		stream StreamID
+		ulpdu  []byte
+		want   string
+	}{
+		{s1, tagged(0x999, 0, 8), "ddp: invalid STag: STag 0x00000999 is not registered"},
+		{s1, tagged(stagB, 0, 8), "ddp: STag not associated with DDP stream: STag 0x00000200 belongs to stream 2, not 1"},
+		{s1, tagged(stagA, math.MaxUint64-10, 12), "ddp: TO wrap: TO 0xfffffffffffffff5 + 12 octets"},
+		{s1, tagged(stagA, lenA-100, 101), "ddp: base or bounds violation: TO 3996 + 101 octets, buffer of 4096"},
+		{s1, segment(Header{Tagged: true, Version: 2, STag: stagA}, 8), "ddp: invalid DDP version: DV 2, accepting 1"},
+		{s1, untagged(3, 1, 0, 8), "ddp: invalid QN: QN 3"},
+		{s1, untagged(0, 3, 0, 8), "ddp: invalid MSN - no buffer available: MSN 3 on QN 0, 2 buffers posted"},
+		{s1, untagged(0, 1, 200, 57), "ddp: DDP message too long for available buffer: MO 200 + 57 octets, buffer of 256"},
+	} {
+		_, err := fixture(t).Place(tc.stream, tc.ulpdu)
+		assert.EqualError(t, err, tc.want)
+	}
+}

@@ -110,8 +110,11 @@ func (l *Learner) Truncated(b []byte) { l.r.Truncated(b) }
 
 // event records the buffer a DDP error asks for.
 func (l *Learner) event(e *rx.Event) {
-	var de *ddp.Error
-	if e.Kind != rx.DDPError || !errors.As(e.Err, &de) || de.Kind == ddp.KindShortHeader {
+	if e.Kind != rx.DDPError {
+		return
+	}
+	de, ok := e.Err.(*ddp.Error) // as the placer returns it: no errors.As per ULPDU
+	if !ok && !errors.As(e.Err, &de) || de.Kind == ddp.KindShortHeader {
 		return
 	}
 	h := e.DDP
