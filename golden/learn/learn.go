@@ -108,6 +108,20 @@ func (l *Learner) FrameParsed(p rx.Parsed) { l.r.FrameParsed(p) }
 // short (rx.Receiver.Truncated).
 func (l *Learner) Truncated(b []byte) { l.r.Truncated(b) }
 
+// FrameParsedAt is FrameParsed for frame i of the capture: the frames
+// since the last one this learner took went to other learners
+// (rx.Receiver.SkipTo).
+func (l *Learner) FrameParsedAt(i int, p rx.Parsed) {
+	l.r.SkipTo(i)
+	l.r.FrameParsed(p)
+}
+
+// TruncatedAt is Truncated for frame i of the capture (FrameParsedAt).
+func (l *Learner) TruncatedAt(i int, b []byte) {
+	l.r.SkipTo(i)
+	l.r.Truncated(b)
+}
+
 // event records the buffer a DDP error asks for.
 func (l *Learner) event(e *rx.Event) {
 	if e.Kind != rx.DDPError {
@@ -148,8 +162,10 @@ func (l *Learner) event(e *rx.Event) {
 }
 
 // Setup returns the setup the frames taken so far need.
-func (l *Learner) Setup() *Setup {
-	stags, msgs := l.stags, l.msgs
+func (l *Learner) Setup() *Setup { return setupOf(l.stags, l.msgs) }
+
+// setupOf returns the setup of the buffers learned.
+func setupOf(stags map[stagKey]*use, msgs map[msgKey]*use) *Setup {
 	var bufs []Buffer
 	for k, u := range stags {
 		bufs = append(bufs, Buffer{Half: k.half, Tagged: true, STag: k.stag, Len: u.end, Frame: u.frame})

@@ -48,6 +48,12 @@ type seg struct {
 // Responder sends one Send, one FPDU per frame.
 func traffic(t *testing.T) (wire.FourTuple, []seg, [][]byte) {
 	tu := wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 1, 0, 1}), DstIP: wire.AddrFrom4([4]byte{10, 1, 0, 2}), SrcPort: 33000, DstPort: 9999}
+	segs, frames := trafficOn(t, tu)
+	return tu, segs, frames
+}
+
+// trafficOn is traffic on connection tu.
+func trafficOn(t testing.TB, tu wire.FourTuple) ([]seg, [][]byte) {
 	fill := func(n int, c byte) []byte { return bytes.Repeat([]byte{c}, n) }
 	segs := []seg{
 		{false, ddp.Header{Tagged: true, Version: 1, STag: 0x1100, TO: 0}, fill(100, 'a')},
@@ -77,7 +83,7 @@ func traffic(t *testing.T) (wire.FourTuple, []seg, [][]byte) {
 		g := all[len(all)-1]
 		frames = append(frames, frame(t, dir, g.Seq, g.Data))
 	}
-	return tu, segs, frames
+	return segs, frames
 }
 
 func TestLearnSynthetic(t *testing.T) {

@@ -219,6 +219,15 @@ func (r *Receiver) FrameParsed(p Parsed) {
 	r.take(f)
 }
 
+// SkipTo numbers the next frame i: the frames before it that this
+// receiver did not take went to others (a capture split by connection
+// among receivers, as learn.Sharded does; the events of a connection do
+// not depend on the frames of another). Stats.Frames then counts them
+// too. An i at or below the frames counted so far changes nothing.
+func (r *Receiver) SkipTo(i int) {
+	r.stats.Frames = max(r.stats.Frames, i)
+}
+
 // drop reports frame f dropped with err.
 func (r *Receiver) drop(f wire.Frame, err error) {
 	r.stats.Dropped++
