@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -75,16 +76,17 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		if err != nil {
 			return nil, nil, err
 		}
-		l := learn.NewLearner(o.rxConfig())
+		// One learner per core, each taking the frames of its own
+		// connections, in goroutines of their own.
+		l := learn.NewSharded(o.rxConfig(), learners())
 		prog.begin("learning the setup (pass 1 of 2)")
 		// A read error stops the learning where the second pass will stop.
-		_ = src.eachParsed(o.rxConfig(), func(f *parsedFrame) error {
+		_ = src.eachSharded(o.rxConfig(), l.N(), l.Shard, func(k int, f *parsedFrame) {
 			if f.truncated {
-				l.Truncated(f.p.Data)
+				l.Learner(k).TruncatedAt(f.index, f.p.Data)
 			} else {
-				l.FrameParsed(f.p)
+				l.Learner(k).FrameParsedAt(f.index, f.p)
 			}
-			return nil
 		})
 		src.close()
 		setup = l.Setup()
@@ -143,6 +145,14 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 	}
 	return r, notes, err
 }
+
+// learners is how many learners learn a capture's setup: one per core the
+// process may use (GOMAXPROCS), at most maxLearners.
+func learners() int { return min(runtime.GOMAXPROCS(0), maxLearners) }
+
+// maxLearners bounds the learners: each holds a receiver's state for its
+// connections, and more than the cores gain nothing.
+const maxLearners = 8
 
 // checksumNotes says how many checksums went unverified, per sending host,
 // and why. completed says the frames were given to the hardware with their

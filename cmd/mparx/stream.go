@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mparx/mparx/cmd/internal/capture"
@@ -73,16 +75,18 @@ func (s *source) close() { s.r.Close() }
 type parsedFrame struct {
 	index     int
 	truncated bool
+	shard     int // the consumer that takes it (eachSharded)
 	p         rx.Parsed
 }
 
 // batch is frames read ahead, their octets in buf (or, from a mapped
 // file, in the mapping up to offset end).
 type batch struct {
-	buf    []byte
-	frames []parsedFrame
-	end    int64 // the input offset after the frames
-	err    error // the read error after the frames (io.EOF at the end)
+	buf     []byte
+	frames  []parsedFrame
+	end     int64 // the input offset after the frames
+	err     error // the read error after the frames (io.EOF at the end)
+	pending atomic.Int32
 }
 
 // Read-ahead sizes: frames and octets per batch, batches in flight.
@@ -99,8 +103,29 @@ const (
 // of a mapped file are not copied: a batch holds slices of the mapping,
 // whose pages the reader gives back once fn is done with the batch.
 func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error {
+	return s.readAhead(cfg, 1, nil, fn, nil)
+}
+
+// eachSharded is eachParsed with n consumers, each in a goroutine of its
+// own: fn(k, f) gets, in order, the frames f whose half connection (of
+// their headers; the zero tuple for a frame without them) shard maps to
+// k. It returns after every consumer is done, with the read error that
+// ended the capture, if any.
+func (s *source) eachSharded(cfg rx.Config, n int, shard func(wire.FourTuple) int, fn func(k int, f *parsedFrame)) error {
+	return s.readAhead(cfg, n, shard, nil, fn)
+}
+
+// readAhead reads and parses the capture in a goroutine and hands the
+// batches to n consumers: with n == 1, to one in the calling goroutine
+// (one, which may stop the run with an error); else to n goroutines
+// (sharded, each taking its shard's frames).
+func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int, one func(f *parsedFrame) error, sharded func(k int, f *parsedFrame)) error {
 	mapped := s.r.Retain()
-	free, full := make(chan *batch, batches), make(chan *batch, batches)
+	free := make(chan *batch, batches)
+	full := make([]chan *batch, n)
+	for k := range full {
+		full[k] = make(chan *batch, batches)
+	}
 	for range batches {
 		b := &batch{}
 		if !mapped {
@@ -115,7 +140,11 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 	}()
 	go func() {
 		defer close(exited)
-		defer close(full)
+		defer func() {
+			for _, c := range full {
+				close(c)
+			}
+		}()
 		var carry capture.Frame // read, for the next batch (valid until the next Next)
 		carried := false
 		for {
@@ -126,7 +155,7 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 				return
 			}
 			if mapped && b.end > 0 {
-				s.r.Release(b.end) // fn is done with its frames
+				s.r.Release(b.end) // the consumers are done with its frames
 			}
 			b.buf, b.frames, b.err = b.buf[:0], b.frames[:0], nil
 			for len(b.frames) < batchFrames {
@@ -155,34 +184,66 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 				if !f.Truncated {
 					pf.p = cfg.Parse(data)
 				}
+				if shard != nil {
+					pf.shard = shard(pf.p.Frame.FourTuple())
+				}
 				b.frames = append(b.frames, pf)
 			}
 			b.end = s.r.Offset()
-			select {
-			case full <- b:
-			case <-done:
-				return
+			b.pending.Store(int32(n))
+			for _, c := range full {
+				select {
+				case c <- b:
+				case <-done:
+					return
+				}
 			}
 			if b.err != nil {
 				return
 			}
 		}
 	}()
-	for b := range full {
-		for i := range b.frames {
-			if err := fn(&b.frames[i]); err != nil {
-				return err
+	if one != nil {
+		for b := range full[0] {
+			for i := range b.frames {
+				if err := one(&b.frames[i]); err != nil {
+					return err
+				}
 			}
+			if b.err == io.EOF {
+				return nil
+			}
+			if b.err != nil {
+				return &readError{b.err}
+			}
+			free <- b
 		}
-		if b.err == io.EOF {
-			return nil
-		}
-		if b.err != nil {
-			return &readError{b.err}
-		}
-		free <- b
+		return nil
 	}
-	return nil
+	var wg sync.WaitGroup
+	var readErr error
+	for k := range n {
+		wg.Go(func() {
+			for b := range full[k] {
+				for i := range b.frames {
+					if f := &b.frames[i]; f.shard == k {
+						sharded(k, f)
+					}
+				}
+				if b.err != nil {
+					if k == 0 && b.err != io.EOF {
+						readErr = &readError{b.err}
+					}
+					return
+				}
+				if b.pending.Add(-1) == 0 {
+					free <- b
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return readErr
 }
 
 // readError is an error reading the capture (a damaged record, an input
