@@ -148,7 +148,15 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 
 // learners is how many learners learn a capture's setup: one per core the
 // process may use (GOMAXPROCS), at most maxLearners.
-func learners() int { return min(runtime.GOMAXPROCS(0), maxLearners) }
+func learners() int {
+	if learnersSet > 0 {
+		return learnersSet
+	}
+	return min(runtime.GOMAXPROCS(0), maxLearners)
+}
+
+// learnersSet, when not zero, is the number of learners (benchmarks).
+var learnersSet int
 
 // maxLearners bounds the learners: each holds a receiver's state for its
 // connections, and more than the cores gain nothing.

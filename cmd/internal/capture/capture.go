@@ -139,7 +139,16 @@ type Reader struct {
 }
 
 // Open opens a capture file; "-" reads standard input.
-func Open(path string) (*Reader, error) {
+func Open(path string) (*Reader, error) { return open(path, true) }
+
+// OpenRead is Open without the mapping: the file is read into the
+// reader's buffer, as standard input is (a reference for benchmarks, and
+// a way round a file that cannot be mapped safely, one that shrinks while
+// it is read).
+func OpenRead(path string) (*Reader, error) { return open(path, false) }
+
+// open is Open, mapping a regular file when mapped is set.
+func open(path string, mapped bool) (*Reader, error) {
 	if path == "-" {
 		r, err := NewReader(os.Stdin)
 		if err != nil {
@@ -158,7 +167,11 @@ func Open(path string) (*Reader, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	if m := mapFile(f, size); m != nil {
+	var m []byte
+	if mapped {
+		m = mapFile(f, size)
+	}
+	if m != nil {
 		f.Close() // the mapping holds the file
 		r, err := start(&Reader{in: input{buf: m, end: len(m), err: io.EOF, mapped: true}, size: size, mapped: m, chunk: ReleaseChunk})
 		if err != nil {
