@@ -103,7 +103,8 @@ const (
 )
 
 // eachParsed is each with the reading, and the parsing of every frame as
-// a receiver configured as cfg parses it (rx.Config.Parse), in a goroutine
+// a receiver configured as cfg parses it (rx.Config.Parse, and the CRC of
+// a segment that holds one FPDU: rx.Parsed.PrecomputeCRC), in a goroutine
 // of its own, a few batches ahead of fn: the two take two cores. fn gets
 // the frames in order; their octets are valid during the call. The frames
 // of a mapped file are not copied: a batch holds slices of the mapping,
@@ -189,6 +190,7 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 				pf := parsedFrame{index: f.Index, truncated: f.Truncated, p: rx.Parsed{Data: data}}
 				if !f.Truncated {
 					pf.p = cfg.Parse(data)
+					pf.p.PrecomputeCRC() // here rather than in the receiver's goroutine
 				}
 				if shard != nil {
 					pf.shard = shard(pf.p.Frame.FourTuple())

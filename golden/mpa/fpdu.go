@@ -230,6 +230,29 @@ func (h Half) AppendFPDUForm(dst []byte, seq uint32, ulpdu []byte, form PtrForm)
 	return AppendCRC(dst, crc)
 }
 
+// MaybeFPDU reports whether b could be exactly one FPDU of a half
+// connection with or without markers, whatever its marker grid: its
+// ULPDU_Length (at its start, or after a leading marker) gives an FPDU
+// that spans b, but for as many markers as b can hold. It looks at the
+// first six octets only: a guess, for work done ahead (an FPDU's CRC
+// computed while its segment is read), never a check.
+func MaybeFPDU(b []byte) bool {
+	n := len(b)
+	if n < LengthFieldLen+CRCLen {
+		return false
+	}
+	for _, lead := range []int{0, MarkerLen} {
+		if n < lead+LengthFieldLen {
+			break
+		}
+		extra := n - lead - FPDULen(int(binary.BigEndian.Uint16(b[lead:])))
+		if extra >= 0 && extra%MarkerLen == 0 && extra <= MarkerLen*(n/MarkerInterval+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // FPDUAt decodes the start of the FPDU whose first octet has sequence number
 // seq, given the octets b from there on. It returns the FPDU's wire length
 // (markers included), or 0 when b is too short to hold its ULPDU_Length, and
@@ -270,6 +293,13 @@ func (h Half) Deframe(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, error) 
 // DeframeForm is Deframe that also returns the FPDUPTR form the FPDU's
 // markers showed.
 func (h Half) DeframeForm(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, PtrForm, error) {
+	return h.DeframeFormCRC(seq, fpdu, scratch, 0, false)
+}
+
+// DeframeFormCRC is DeframeForm given, when known is set, crc, the CRC32C
+// of fpdu without its CRC field (CRC32C(fpdu[:len(fpdu)-CRCLen])),
+// computed beforehand (in another goroutine, while the octets were read).
+func (h Half) DeframeFormCRC(seq uint32, fpdu []byte, scratch *[]byte, crc uint32, known bool) ([]byte, PtrForm, error) {
 	n := len(fpdu)
 	form := PtrPlain
 	if h.Markers {
@@ -289,7 +319,10 @@ func (h Half) DeframeForm(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, Ptr
 		}
 	}
 	if h.CRC {
-		if got, want := WireCRC(fpdu[n-CRCLen:]), CRC32C(fpdu[:n-CRCLen]); got != want {
+		if !known {
+			crc = CRC32C(fpdu[:n-CRCLen])
+		}
+		if got, want := WireCRC(fpdu[n-CRCLen:]), crc; got != want {
 			return nil, form, fmt.Errorf("%w: CRC field %08x, computed %08x", ErrCRC, got, want)
 		}
 	}

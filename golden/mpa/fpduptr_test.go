@@ -149,3 +149,28 @@ func TestDeframeForms(t *testing.T) {
 	_, _, err = h.DeframeForm(0, b, &scratch)
 	assert.True(t, errors.Is(err, ErrMarker), "%v", err)
 }
+
+// TestMaybeFPDU guesses whole FPDUs, with markers anywhere in them but
+// inside the ULPDU_Length field (seq 511, a miss it may make), or none,
+// and not their pieces or two of them together.
+func TestMaybeFPDU(t *testing.T) {
+	for _, markers := range []bool{false, true} {
+		for _, n := range []int{0, 1, 100, 507, 508, 1000, 1400, 4000} {
+			for _, seq := range []uint32{0, 4, 100, 508, 510} {
+				h := Half{Markers: markers, CRC: true, SeqStart: 0}
+				u := make([]byte, n)
+				for i := range u {
+					u[i] = byte(i*7 + 1)
+				}
+				f := h.AppendFPDU(nil, seq, u)
+				assert.True(t, MaybeFPDU(f), "markers %v, ULPDU %d, seq %d", markers, n, seq)
+				if len(f) > 12 {
+					assert.False(t, MaybeFPDU(f[:len(f)-5]), "cut")
+				}
+				two := h.AppendFPDU(f, seq+uint32(len(f)), u)
+				assert.False(t, MaybeFPDU(two), "two FPDUs, markers %v, ULPDU %d, seq %d", markers, n, seq)
+			}
+		}
+	}
+	assert.False(t, MaybeFPDU([]byte{0, 1, 2}))
+}

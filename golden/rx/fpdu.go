@@ -37,7 +37,8 @@ func (h *half) nextMarker(seq tcpseq.Num) tcpseq.Num {
 // removed, which aliases fpdu or the half's scratch buffer: it is valid
 // until the next check.
 func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code ErrorCode, err error) {
-	ulpdu, form, err = h.params.DeframeForm(uint32(seq), fpdu, &h.scratch)
+	crc, known := h.r.known.of(fpdu)
+	ulpdu, form, err = h.params.DeframeFormCRC(uint32(seq), fpdu, &h.scratch, crc, known)
 	switch {
 	case errors.Is(err, mpa.ErrCRC):
 		return nil, form, CodeCRC, err

@@ -77,6 +77,7 @@ type Receiver struct {
 	nconn  int
 	events []Event
 	cur    Event
+	known  knownCRC // of the frame being processed
 	frame  int
 	stats  Stats
 }
@@ -176,6 +177,39 @@ type Parsed struct {
 	Frame      wire.Frame // its headers; Payload is a sub-slice of Data
 	Unverified Unverified // why a checksum went unverified
 	Err        error      // why the frame is dropped or not TCP (nil: taken)
+
+	// The CRC32C of the TCP payload without its last four octets, when
+	// PrecomputeCRC found the payload to look like one whole FPDU.
+	crc      uint32
+	crcKnown bool
+}
+
+// PrecomputeCRC computes, when the frame's TCP payload looks like one
+// whole FPDU (mpa.MaybeFPDU), the CRC32C that a receiver checks that FPDU
+// with, so that FrameParsed need not: the work of a reader parsing frames
+// ahead of the receiver, in another goroutine. A receiver uses the value
+// only for an FPDU that is exactly the payload (the same octets in
+// memory); a payload that is not one FPDU costs a look at six octets.
+func (p *Parsed) PrecomputeCRC() {
+	if pl := p.Frame.Payload; p.Err == nil && mpa.MaybeFPDU(pl) {
+		p.crc, p.crcKnown = mpa.CRC32C(pl[:len(pl)-mpa.CRCLen]), true
+	}
+}
+
+// knownCRC is the CRC of the payload of the frame being processed, from
+// Parsed.PrecomputeCRC: of the len(fpdu) octets at at.
+type knownCRC struct {
+	at  *byte
+	len int
+	crc uint32
+}
+
+// of returns the CRC32C of fpdu without its CRC field if it is known.
+func (k *knownCRC) of(fpdu []byte) (uint32, bool) {
+	if k.at == nil || len(fpdu) != k.len || &fpdu[0] != k.at {
+		return 0, false
+	}
+	return k.crc, true
 }
 
 // Parse parses frame b as a receiver configured as c does (its
@@ -216,7 +250,11 @@ func (r *Receiver) FrameParsed(p Parsed) {
 		return
 	}
 	r.tally.Add(f.SrcIP, u)
+	if p.crcKnown {
+		r.known = knownCRC{at: &f.Payload[0], len: len(f.Payload), crc: p.crc}
+	}
 	r.take(f)
+	r.known = knownCRC{}
 }
 
 // SkipTo numbers the next frame i: the frames before it that this
