@@ -71,10 +71,15 @@ func (o captureOpts) rxConfig() rx.Config {
 // a *readError, returned with the receiver as it stands.
 func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, onEvent func(*rx.Event), prog *progress) (*rx.Receiver, []string, error) {
 	var setup *learn.Setup
+	var memo *frameMemo
 	if o.learn && path != "-" {
 		src, err := openSource(path, stdin, prog)
 		if err != nil {
 			return nil, nil, err
+		}
+		if memoFrames {
+			memo = &frameMemo{}
+			src.memo, src.memoWrite = memo, true
 		}
 		// One learner per core, each taking the frames of its own
 		// connections, in goroutines of their own.
@@ -96,6 +101,7 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		return nil, nil, err
 	}
 	defer src.close()
+	src.memo = memo // what the first pass found of each frame
 	cfg := o.rxConfig()
 	cfg.Digests, cfg.OnEvent = digests, onEvent
 	var live *learn.Live
@@ -145,6 +151,10 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 	}
 	return r, notes, err
 }
+
+// memoFrames makes the first pass over a file note what it found of each
+// frame for the second (frameMemo); tests compare with and without.
+var memoFrames = true
 
 // learners is how many learners learn a capture's setup: one per core the
 // process may use (GOMAXPROCS), at most maxLearners.

@@ -31,6 +31,54 @@ var mapCaptures = true
 type source struct {
 	r    *capture.Reader
 	prog *progress
+	// memo, when set, is what the first pass over the file found of each
+	// frame: this pass writes it (the first) or reads it (the second).
+	memo      *frameMemo
+	memoWrite bool
+}
+
+// frameMemo is what the first pass over a capture file found of each frame,
+// for the second pass over the same octets: whether its checksums verified
+// (then they are not computed again), and the CRC of a segment that holds
+// one FPDU (rx.Parsed.PrecomputeCRC). It costs a bit and four octets per
+// frame (11 MB for a 4 GB capture of 1500-octet frames).
+type frameMemo struct {
+	verified []uint64 // bit i: frame i's checksums verified
+	known    []uint64 // bit i: crc[i] is frame i's CRC
+	crc      []uint32
+}
+
+// record notes frame i, parsed as p (frames come in order).
+func (m *frameMemo) record(i int, p *rx.Parsed) {
+	if i != len(m.crc) {
+		return // not in order: noted as nothing
+	}
+	if i%64 == 0 {
+		m.verified, m.known = append(m.verified, 0), append(m.known, 0)
+	}
+	crc, known := p.PrecomputedCRC()
+	m.crc = append(m.crc, crc)
+	if p.Err == nil && p.Unverified == rx.Verified {
+		m.verified[i/64] |= 1 << (i % 64)
+	}
+	if known {
+		m.known[i/64] |= 1 << (i % 64)
+	}
+}
+
+// parse parses frame i, data, as cfg.Parse and Parsed.PrecomputeCRC do,
+// with what the first pass found of it.
+func (m *frameMemo) parse(cfg rx.Config, i int, data []byte) rx.Parsed {
+	if i >= len(m.crc) || m.verified[i/64]&(1<<(i%64)) == 0 {
+		p := cfg.Parse(data)
+		p.PrecomputeCRC()
+		return p
+	}
+	p := cfg.ParseVerified(data)
+	if m.known[i/64]&(1<<(i%64)) != 0 {
+		p.SetPrecomputedCRC(m.crc[i])
+	}
+	return p
 }
 
 // openSource opens the capture at path, "-" for stdin.
@@ -188,9 +236,16 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 					data = b.buf[start:len(b.buf):len(b.buf)]
 				}
 				pf := parsedFrame{index: f.Index, truncated: f.Truncated, p: rx.Parsed{Data: data}}
-				if !f.Truncated {
+				switch {
+				case f.Truncated:
+				case s.memo != nil && !s.memoWrite:
+					pf.p = s.memo.parse(cfg, f.Index, data)
+				default:
 					pf.p = cfg.Parse(data)
 					pf.p.PrecomputeCRC() // here rather than in the receiver's goroutine
+					if s.memo != nil {
+						s.memo.record(f.Index, &pf.p)
+					}
 				}
 				if shard != nil {
 					pf.shard = shard(pf.p.Frame.FourTuple())

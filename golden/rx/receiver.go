@@ -196,6 +196,26 @@ func (p *Parsed) PrecomputeCRC() {
 	}
 }
 
+// PrecomputedCRC returns the CRC PrecomputeCRC computed, and whether it
+// computed one.
+func (p *Parsed) PrecomputedCRC() (uint32, bool) { return p.crc, p.crcKnown }
+
+// SetPrecomputedCRC gives p the CRC that PrecomputeCRC computed for the
+// same octets before (a second pass over a capture keeps the first one's).
+func (p *Parsed) SetPrecomputedCRC(crc uint32) { p.crc, p.crcKnown = crc, true }
+
+// ParseVerified is Parse of a frame whose checksums Parse found to verify
+// before (Err nil, Unverified zero: a second pass over the same octets of
+// a capture): the checksums are not computed again, and the result is
+// what Parse returns.
+func (c Config) ParseVerified(b []byte) Parsed {
+	if c.FrameLimit > 0 && len(b) > c.FrameLimit {
+		return c.Parse(b)
+	}
+	f, err := wire.ParseWith(b, 0)
+	return Parsed{Data: b, Frame: f, Err: err}
+}
+
 // knownCRC is the CRC of the payload of the frame being processed, from
 // Parsed.PrecomputeCRC: of the len(fpdu) octets at at.
 type knownCRC struct {
