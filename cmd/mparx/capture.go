@@ -95,6 +95,8 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		})
 		src.close()
 		setup = l.Setup()
+		l = nil
+		runtime.GC() // the learners' state goes before the second pass's grows
 	}
 	src, err := openSource(path, stdin, prog)
 	if err != nil {

@@ -43,21 +43,30 @@ type source struct {
 // one FPDU (rx.Parsed.PrecomputeCRC). It costs a bit and four octets per
 // frame (11 MB for a 4 GB capture of 1500-octet frames).
 type frameMemo struct {
+	n        int      // frames noted
 	verified []uint64 // bit i: frame i's checksums verified
-	known    []uint64 // bit i: crc[i] is frame i's CRC
-	crc      []uint32
+	known    []uint64 // bit i: frame i's CRC is noted
+	crc      [][]uint32
 }
+
+// memoChunk is how many frames' CRCs one slice of frameMemo.crc holds: it
+// grows by whole chunks, never copied.
+const memoChunk = 1 << 16
 
 // record notes frame i, parsed as p (frames come in order).
 func (m *frameMemo) record(i int, p *rx.Parsed) {
-	if i != len(m.crc) {
+	if i != m.n {
 		return // not in order: noted as nothing
 	}
+	m.n++
 	if i%64 == 0 {
 		m.verified, m.known = append(m.verified, 0), append(m.known, 0)
 	}
+	if i%memoChunk == 0 {
+		m.crc = append(m.crc, make([]uint32, memoChunk))
+	}
 	crc, known := p.PrecomputedCRC()
-	m.crc = append(m.crc, crc)
+	m.crc[i/memoChunk][i%memoChunk] = crc
 	if p.Err == nil && p.Unverified == rx.Verified {
 		m.verified[i/64] |= 1 << (i % 64)
 	}
@@ -69,14 +78,14 @@ func (m *frameMemo) record(i int, p *rx.Parsed) {
 // parse parses frame i, data, as cfg.Parse and Parsed.PrecomputeCRC do,
 // with what the first pass found of it.
 func (m *frameMemo) parse(cfg rx.Config, i int, data []byte) rx.Parsed {
-	if i >= len(m.crc) || m.verified[i/64]&(1<<(i%64)) == 0 {
+	if i >= m.n || m.verified[i/64]&(1<<(i%64)) == 0 {
 		p := cfg.Parse(data)
 		p.PrecomputeCRC()
 		return p
 	}
 	p := cfg.ParseVerified(data)
 	if m.known[i/64]&(1<<(i%64)) != 0 {
-		p.SetPrecomputedCRC(m.crc[i])
+		p.SetPrecomputedCRC(m.crc[i/memoChunk][i%memoChunk])
 	}
 	return p
 }
