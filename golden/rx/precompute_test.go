@@ -74,3 +74,28 @@ func TestPrecomputedCRC(t *testing.T) {
 		assert.Len(t, errorsOf(r.Events()), tc.errors, tc.cut)
 	}
 }
+
+// TestSkipTo numbers frames from the one SkipTo names: the events of a
+// receiver that skipped ten frames are those of one that did not, ten
+// frames later; skipping back changes nothing.
+func TestSkipTo(t *testing.T) {
+	c := stdConn(true, true)
+	fill(c, 4, 300)
+	frames := append(c.startupFrames(t), segFrames(t, c.tu, c.i2r.OnePerSegment())...)
+	want := run(t, c, mpa.StartupPolicy{}, frames)
+	require.NotEmpty(t, want)
+	r := New(Config{})
+	r.AddConn(c.spec())
+	r.SkipTo(10)
+	for _, f := range frames {
+		r.SkipTo(5)
+		r.Frame(f)
+	}
+	got := r.Events()
+	require.Len(t, got, len(want))
+	for i := range want {
+		want[i].Frame += 10
+	}
+	assert.Equal(t, want, got)
+	assert.Equal(t, 10+len(frames), r.Stats().Frames)
+}
