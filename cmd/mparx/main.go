@@ -20,7 +20,11 @@
 // replay reads a capture (pcap or pcapng; Ethernet, Linux cooked SLL and
 // SLL2, raw IPv4/IPv6 and BSD loopback links; "-" reads standard input, so
 // `tcpdump -w - ... | mparx replay -` analyses live traffic) as a stream,
-// holding what the receiver holds and not the capture; it follows every
+// holding what the receiver holds and not the capture (a file is mapped
+// into memory and its pages given back as the reading goes; the second
+// pass over a file keeps from the first, for its first 8 million frames,
+// which checksums verified and the CRCs of one-FPDU segments, about four
+// octets a frame); it follows every
 // TCP connection, over IPv4 or IPv6, whose
 // streams start with MPA startup frames (as Wireshark's heuristic finds
 // them, on the reassembled start of each stream) or that uses a --port,

@@ -21,6 +21,7 @@ import (
 // (frameMemo), and expects the same output, table and --json.
 func TestReplayFirstPassMemo(t *testing.T) {
 	defer func(m bool) { memoFrames = m }(memoFrames)
+	bound := memoMaxFrames
 	// A capture of vecgen's aligned scenario: markers and CRC on (the
 	// shared captures have them off).
 	aligned := filepath.Join(t.TempDir(), "aligned.pcap")
@@ -86,6 +87,9 @@ func TestReplayFirstPassMemo(t *testing.T) {
 				want := replayOut(t, args...)
 				memoFrames = true
 				assert.Equal(t, want, replayOut(t, args...), "%s, %s, %v", capture, name, args)
+				memoMaxFrames = 7 // the frames after the seventh checked again
+				assert.Equal(t, want, replayOut(t, args...), "%s, %s, %v, 7 frames noted", capture, name, args)
+				memoMaxFrames = bound
 				if len(args) > 1 && args[1] == "verify" {
 					verify[name] = want
 				}

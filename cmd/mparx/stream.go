@@ -41,7 +41,8 @@ type source struct {
 // for the second pass over the same octets: whether its checksums verified
 // (then they are not computed again), and the CRC of a segment that holds
 // one FPDU (rx.Parsed.PrecomputeCRC). It costs a bit and four octets per
-// frame (11 MB for a 4 GB capture of 1500-octet frames).
+// frame (11 MB for a 4 GB capture of 1500-octet frames), for the first
+// memoMaxFrames frames.
 type frameMemo struct {
 	n        int      // frames noted
 	verified []uint64 // bit i: frame i's checksums verified
@@ -53,10 +54,15 @@ type frameMemo struct {
 // grows by whole chunks, never copied.
 const memoChunk = 1 << 16
 
+// memoMaxFrames bounds the frames a frameMemo notes (about 36 MB): the
+// second pass checks the frames after them again, so that what replay
+// holds does not grow with the file beyond it. (A variable for tests.)
+var memoMaxFrames = 1 << 23
+
 // record notes frame i, parsed as p (frames come in order).
 func (m *frameMemo) record(i int, p *rx.Parsed) {
-	if i != m.n {
-		return // not in order: noted as nothing
+	if i != m.n || i >= memoMaxFrames {
+		return // not in order, or beyond the bound: noted as nothing
 	}
 	m.n++
 	if i%64 == 0 {
