@@ -136,6 +136,7 @@ type Reader struct {
 	retain   bool   // Retain: frames stay valid until Release
 	released int64  // mapped[:released] was given back
 	chunk    int64  // release by at least this many octets (ReleaseChunk)
+	arena    []byte // frames of a mapped file rewritten with an Ethernet header
 }
 
 // Open opens a capture file; "-" reads standard input.
@@ -269,6 +270,25 @@ func (r *Reader) Size() int64 { return r.size }
 // Offset returns how many octets of the input the frames returned so far
 // and their headers span: with Size, the progress through a file.
 func (r *Reader) Offset() int64 { return r.in.offset() }
+
+// alloc returns n octets of the reader's arena, for a frame of a mapped
+// file that is rewritten: with Retain, octets no frame returned before
+// uses (the arena grows by a new block, and the old ones go when their
+// frames do); else the same octets each time.
+func (r *Reader) alloc(n int) []byte {
+	if !r.retain {
+		r.arena = r.arena[:0]
+	}
+	if cap(r.arena)-len(r.arena) < n {
+		r.arena = make([]byte, 0, max(arenaBlock, n))
+	}
+	b := r.arena[len(r.arena) : len(r.arena)+n : len(r.arena)+n]
+	r.arena = r.arena[:len(r.arena)+n]
+	return b
+}
+
+// arenaBlock is the size of a block of the reader's arena.
+const arenaBlock = 1 << 20
 
 // Mapped reports whether the capture is a file mapped into memory (see the
 // package documentation).
@@ -404,9 +424,19 @@ func (r *Reader) record(f *Frame, lt LinkType, hdr, caplen, origLen, rec int) {
 	p := in.start + hdr
 	f.LinkType, f.Offset = lt, in.base
 	delta := 0
-	if lt == LinkEthernet {
+	switch {
+	case lt == LinkEthernet:
 		f.Data = in.buf[p : p+caplen]
-	} else {
+	case r.mapped != nil:
+		// Writing the Ethernet header into the mapping would copy each
+		// page it touches (copy on write, a fault per page): the record
+		// is copied to the reader's arena and rewritten there.
+		// (Room for an Ethernet header in front, whatever the record
+		// header's size.)
+		rec := r.alloc(ethHeaderLen + hdr + caplen)
+		copy(rec[ethHeaderLen:], in.buf[in.start:p+caplen])
+		f.Data, delta = r.ethernet(lt, rec, 0, ethHeaderLen+hdr, len(rec))
+	default:
 		f.Data, delta = r.ethernet(lt, in.buf, in.start, p, p+caplen)
 	}
 	f.Length = origLen + delta
