@@ -14,8 +14,10 @@
 // The reader streams: it holds one read buffer (ReadBuffer octets, grown
 // only for a record larger than that) whatever the size of the capture, and
 // Next returns one frame at a time without allocating. A regular file
-// opened with Open is mapped into memory instead (on Linux): a frame is
-// then a slice of the mapping, with no copy at all, and the pages behind
+// opened with Open is mapped into memory instead (on Linux, read-only): an
+// Ethernet frame is then a slice of the mapping, with no copy at all (a
+// frame of another link type is copied to be given its Ethernet header),
+// and the pages behind
 // the frames returned are given back to the kernel as the reader goes
 // (every ReleaseChunk octets), so the resident size stays bounded however
 // large the file. Retain and Release let a consumer that works behind the

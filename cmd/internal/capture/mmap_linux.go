@@ -5,16 +5,14 @@ import (
 	"syscall"
 )
 
-// mapFile maps the size octets of f into memory, private and writable (a
-// link type without an Ethernet header has one written over its record
-// header in place: those pages become the process's own, the file is never
-// written). It returns nil when the file cannot be mapped; the reader then
-// reads it.
+// mapFile maps the size octets of f into memory, read-only (a frame of a
+// link type without an Ethernet header is rewritten in a copy: Reader.alloc).
+// It returns nil when the file cannot be mapped; the reader then reads it.
 func mapFile(f *os.File, size int64) []byte {
 	if size <= 0 || int64(int(size)) != size {
 		return nil
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil
 	}
