@@ -45,7 +45,9 @@
  * burst of a split descriptor takes three cycles. W beats stream at one
  * per cycle, bursts back to back; a write whose word is completed by a
  * later write (two descriptors in one word) gives no beat. B responses
- * are registered, and a burst retires the cycle after its response. All
+ * are registered and accepted the next cycle against per-slot bits set at
+ * the AW and WLAST handshakes (so a B in the cycle after WLAST counts); a
+ * burst retires the cycle after its response is accepted. All
  * ready outputs are registers or an AND of two. No carry chain longer
  * than a page offset feeds a planner decision.
  */
@@ -836,6 +838,14 @@ always @(posedge clk) begin
     if (f_past_valid && !$past(rst) && $past(b_v && b_ok))
         assert (!b_unexpected);
 end
+
+// ---- a response for the tracked burst, after its AW and its last beat were
+// taken (by the cycle of its BVALID) and before its B, is accepted: the B
+// of a slave that answers in the cycle after WLAST is not rejected
+always @(*)
+    if (f_past_valid && f_trk && b_v && b_idok && b_slot == f_k[SB-1:0] && f_awd && f_axi == {1'b0, f_len} + 1'b1 &&
+        !done[f_k[SB-1:0]])
+        assert (b_ok);
 
 // ---- invariants (what the induction needs)
 wire [SB:0] f_outst = plan_ptr - ret_ptr;
