@@ -263,7 +263,7 @@ func DefaultTopConfig(rx Config, idWidth, maxBursts int, regs RegMap) TopConfig 
 // WVALID, BREADY) and the AXI4-Lite write channels (BRESP while BVALID).
 // rtl holds the core's outputs only (Rx: Ready and the Exc fields).
 func CompareTop(rtl, want TopOut) string {
-	d := func(name string, a, b any) string { return fmt.Sprintf("%s: rtl %#x, model %#x", name, a, b) }
+	d := func(name string, a, b any) string { return fmt.Sprintf("%s: rtl %v, model %v", name, a, b) }
 	g, w := rtl.Rx, want.Rx
 	switch {
 	case g.Ready != w.Ready:
@@ -271,7 +271,7 @@ func CompareTop(rtl, want TopOut) string {
 	case g.ExcValid != w.ExcValid:
 		return d("m_exc_axis_tvalid", g.ExcValid, w.ExcValid)
 	case w.ExcValid && string(g.ExcData) != string(w.ExcData):
-		return d("m_exc_axis_tdata", g.ExcData, w.ExcData)
+		return fmt.Sprintf("m_exc_axis_tdata: rtl %x, model %x", g.ExcData, w.ExcData)
 	case w.ExcValid && (g.ExcKeep != w.ExcKeep || g.ExcLast != w.ExcLast || g.ExcUser != w.ExcUser):
 		return fmt.Sprintf("m_exc_axis_tkeep/tlast/tuser: rtl %#x/%v/%d, model %#x/%v/%d", g.ExcKeep, g.ExcLast, g.ExcUser, w.ExcKeep, w.ExcLast, w.ExcUser)
 	case rtl.EvtValid != want.EvtValid:
@@ -301,7 +301,7 @@ func CompareTop(rtl, want TopOut) string {
 	case wa.WValid && (ga.WStrb != wa.WStrb || ga.WLast != wa.WLast):
 		return fmt.Sprintf("m_axi_w strb/last: rtl %#x/%v, model %#x/%v", ga.WStrb, ga.WLast, wa.WStrb, wa.WLast)
 	case wa.WValid && string(ga.WData) != string(wa.WData):
-		return d("m_axi_wdata", ga.WData, wa.WData)
+		return fmt.Sprintf("m_axi_wdata: rtl %x, model %x", ga.WData, wa.WData)
 	case ga.BReady != wa.BReady:
 		return d("m_axi_bready", ga.BReady, wa.BReady)
 	case rtl.LiteAWReady != want.LiteAWReady || rtl.LiteWReady != want.LiteWReady:
