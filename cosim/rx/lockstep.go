@@ -190,7 +190,7 @@ func (a *adapter) Step(in, out []uint64) {
 // in lockstep with the cycle model. Every output is compared in every
 // cycle: those a valid qualifies while it is high, m_evt_tdata on the lanes
 // that hold an event and in the bits the contract defines, m_host_data on
-// the lanes of m_host_strb.
+// the lanes of m_host_strb, m_plan_addr and m_plan_len while m_plan_valid.
 type Lockstep struct {
 	Vector string
 	sim    *cosim.Sim
