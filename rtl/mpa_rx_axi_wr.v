@@ -45,7 +45,9 @@
  * burst of a split descriptor takes three cycles. W beats stream at one
  * per cycle, bursts back to back; a write whose word is completed by a
  * later write (two descriptors in one word) gives no beat. B responses
- * are registered, and a burst retires the cycle after its response. All
+ * are registered and accepted the next cycle against per-slot bits set at
+ * the AW and WLAST handshakes (so a B in the cycle after WLAST counts); a
+ * burst retires the cycle after its response is accepted. All
  * ready outputs are registers or an AND of two. No carry chain longer
  * than a page offset feeds a planner decision.
  */
@@ -630,26 +632,53 @@ end else begin : g_slot_cnt
     end
 end
 endgenerate
-// the slot's burst had its AW and its last W beat and no B yet
-wire [SB-1:0]      b_dist = b_slot - ret_ptr[SB-1:0];
-wire [SB:0]        b_dist1 = {1'b0, b_dist};
-wire               b_ok = b_v && b_idok && b_dist1 < aw_ptr - ret_ptr - {{SB{1'b0}}, aw_v} &&
-                          b_dist1 < wl_cnt - ret_ptr && !done[b_slot];
+// Per slot: its burst's AW was taken (awd), its last W beat was taken
+// (wld), its B is in (done); set at the handshakes, all cleared when the
+// burst retires. A registered response (b_v, taken in the cycle after
+// BVALID) sees every handshake up to the cycle of its BVALID, so the B of
+// a slave that answers in the cycle after WLAST is accepted. wait_b is a
+// register: the slot's burst had its AW and its last W beat and no B yet.
+reg  [MAX_BURSTS-1:0] awd, wld, wait_b;
+wire [SB-1:0]      aw_slot = aw_ptr[SB-1:0] - 1'b1;        // the burst in the AW register
+wire [SB-1:0]      wl_slot = wl_cnt[SB-1:0];               // the burst on W
+wire               aw_fire = m_axi_awvalid && m_axi_awready;
+wire               b_ok = b_v && b_idok && wait_b[b_slot];
 wire [SB-1:0]      r_slot = ret_ptr[SB-1:0];
 assign retire = done[r_slot];
 wire [16:0]        r_rd = ring_r[r_slot];
+reg  [MAX_BURSTS-1:0] awd_n, wld_n, done_n;
+integer sl;
+always @* begin
+    awd_n = awd;
+    wld_n = wld;
+    done_n = done;
+    for (sl = 0; sl < MAX_BURSTS; sl = sl + 1) begin
+        if (aw_fire && aw_slot == sl[SB-1:0])
+            awd_n[sl] = 1'b1;
+        if (wl_fire && wl_slot == sl[SB-1:0])
+            wld_n[sl] = 1'b1;
+        if (b_ok && b_slot == sl[SB-1:0])
+            done_n[sl] = 1'b1;
+        if (retire && r_slot == sl[SB-1:0]) begin
+            awd_n[sl] = 1'b0;
+            wld_n[sl] = 1'b0;
+            done_n[sl] = 1'b0;
+        end
+    end
+end
 always @(posedge clk) begin
     b_v <= m_axi_bvalid;
     b_id <= m_axi_bid;
     b_resp <= m_axi_bresp;
     unexp_q <= b_v && !b_ok;
-    if (b_ok) begin
-        done[b_slot] <= 1'b1;
+    awd <= awd_n;
+    wld <= wld_n;
+    done <= done_n;
+    wait_b <= awd_n & wld_n & ~done_n;
+    if (b_ok)
         resp[2*b_slot +: 2] <= b_resp;
-    end
     err_v <= 1'b0;
     if (retire) begin
-        done[r_slot] <= 1'b0;
         ret_ptr <= ret_ptr + 1'b1;
         cpl_q <= r_rd[15:0];
         err_v <= resp[2*r_slot + 1];
@@ -661,6 +690,9 @@ always @(posedge clk) begin
         b_v <= 1'b0;
         unexp_q <= 1'b0;
         done <= {MAX_BURSTS{1'b0}};
+        awd <= {MAX_BURSTS{1'b0}};
+        wld <= {MAX_BURSTS{1'b0}};
+        wait_b <= {MAX_BURSTS{1'b0}};
         ret_ptr <= {(SB+1){1'b0}};
         cpl_q <= 16'd0;
         err_v <= 1'b0;
@@ -807,6 +839,14 @@ always @(posedge clk) begin
         assert (!b_unexpected);
 end
 
+// ---- a response for the tracked burst, after its AW and its last beat were
+// taken (by the cycle of its BVALID) and before its B, is accepted: the B
+// of a slave that answers in the cycle after WLAST is not rejected
+always @(*)
+    if (f_past_valid && f_trk && b_v && b_idok && b_slot == f_k[SB-1:0] && f_awd && f_axi == {1'b0, f_len} + 1'b1 &&
+        !done[f_k[SB-1:0]])
+        assert (b_ok);
+
 // ---- invariants (what the induction needs)
 wire [SB:0] f_outst = plan_ptr - ret_ptr;
 wire [SB:0] f_awn = aw_ptr - ret_ptr;                      // AWs loaded, not retired
@@ -895,12 +935,17 @@ always @(*) if (f_past_valid) begin
             assert (f_legal(ring_aw[f_i][WA-1:0], ring_aw[f_i][WA+7:WA]));
             assert (ring_aw[f_i][WA+7:WA] == ring_w[f_i][7:0]);
         end
-    // responses only for bursts with their AW and last beat
-    for (f_i = 0; f_i < MAX_BURSTS; f_i = f_i + 1)
+    // responses only for bursts with their AW and last beat; the slot bits
+    // say which bursts had their AW and their last beat
+    for (f_i = 0; f_i < MAX_BURSTS; f_i = f_i + 1) begin
         if (done[f_i]) begin
             assert (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_awh);
             assert (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_wln);
         end
+        assert (awd[f_i] == (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_awh));
+        assert (wld[f_i] == (((f_i[SB:0] - {1'b0, ret_ptr[SB-1:0]}) & {1'b0, {SB{1'b1}}}) < f_wln));
+        assert (wait_b[f_i] == (awd[f_i] && wld[f_i] && !done[f_i]));
+    end
 end
 
 // ---- the plan: what makes every pushed burst legal

@@ -72,8 +72,9 @@ type harness struct {
 	pt             ports
 	wdata          []byte
 
-	mem *axi.Memory
-	chk *axi.Checker
+	mem  *axi.Memory
+	chk  *axi.Checker
+	lock *wrLock // the cycle model in lockstep
 
 	// stimulus
 	entries   []entry
@@ -124,6 +125,7 @@ func newHarness(t *testing.T, cfg config) *harness {
 	mc.DataBytes, mc.Seed = h.k, cfg.seed
 	h.mem = axi.NewMemory(mc)
 	h.chk = axi.NewChecker(h.k)
+	h.lock = newWrLock(sim, cfg.width)
 	return h
 }
 
@@ -305,6 +307,9 @@ func (h *harness) step() {
 	p.bid.Set(h.in, uint64(r.BID))
 	p.bresp.Set(h.in, uint64(r.BResp))
 	h.sim.Step(1, h.in, h.out)
+	if err := h.lock.step(h.cycle, h.in, h.out); err != nil {
+		t.Fatalf("seed %d: %v", h.cfg.seed, err)
+	}
 	h.wdata = p.wdata.AppendBytes(h.wdata[:0], o)
 	q := axi.WriteReq{
 		AWValid: p.awvalid.Bit(o), AWID: uint32(p.awid.Get(o)), AWAddr: p.awaddr.Get(o),
@@ -599,6 +604,7 @@ func TestUnexpectedB(t *testing.T) {
 					p.bid.Set(h.in, id)
 					p.bresp.Set(h.in, axi.RespSlvErr)
 					h.sim.Step(1, h.in, h.out)
+					require.NoError(t, h.lock.step(-1, h.in, h.out))
 					if p.unexpected.Bit(h.out) {
 						pulses = append(pulses, c)
 					}

@@ -69,6 +69,8 @@ type topState struct {
 	lastB   uint64 // the cycle of the last B handshake
 	// Bursts counts the AW handshakes, Beats the W handshakes.
 	bursts, beats int
+	// lock: the cycle model in lockstep (OpenTopLockstep), or nil
+	lock *topLock
 }
 
 // openBurst is a burst that is not answered, or one before it is not.
@@ -99,6 +101,11 @@ func TopVariant(width int) string { return fmt.Sprintf("mpa_rx_axi_top_w%d", wid
 // master; host writes are the W beats with their bursts' addresses. Every
 // cycle runs alone (the bus models answer the RTL cycle by cycle).
 func OpenTop(width int, s Slave, opts ...cosim.Option) (*RTL, error) {
+	return openTop(width, s, nil, opts...)
+}
+
+// openTop is OpenTop, with the cycle model in lockstep when lock is set.
+func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*RTL, error) {
 	r, err := openVariant(TopVariant(width), width, opts...)
 	if err != nil {
 		return nil, err
@@ -131,6 +138,9 @@ func OpenTop(width int, s Slave, opts ...cosim.Option) (*RTL, error) {
 	}
 	r.top = t
 	sim.Reset(4)
+	if lock != nil {
+		t.lock = &topLock{m: cycle.NewTop(*lock), p: r.p, lanes: k}
+	}
 	r.setAll(func(rec []uint64) {
 		r.p["m_evt_tready"].SetBool(rec, true)
 		r.p["m_exc_axis_tready"].SetBool(rec, true)
@@ -201,6 +211,11 @@ func (r *RTL) runTop(n int) {
 		p.larvalid.SetBool(in, lq.ARValid)
 		p.lrready.SetBool(in, lq.RReady)
 		r.sim.Step(1, in, out)
+		if t.lock != nil {
+			if err := t.lock.step(in, out, r.Cycle()-1); err != nil && t.err == nil {
+				t.err = err
+			}
+		}
 		t.wdata = p.wdata.AppendBytes(t.wdata[:0], out)
 		q := axi.WriteReq{
 			AWValid: p.awvalid.Bit(out), AWID: uint32(p.awid.Get(out)), AWAddr: p.awaddr.Get(out),

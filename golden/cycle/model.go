@@ -61,6 +61,14 @@ type Out struct {
 	HostData  []byte
 	HostStrb  uint64
 	CfgReady  bool
+	// PlanValid: a placement descriptor (m_plan_*: the host address and
+	// the octets of a placed FPDU's payload, when it has one) goes to E2
+	// in this cycle, the cycle its PLACED beat is taken; PlanFrameEnd: a
+	// frame ends in E1 in this cycle (section 4).
+	PlanValid    bool
+	PlanAddr     uint64
+	PlanLen      int
+	PlanFrameEnd bool
 }
 
 // e1Step is one E1 step: an event (waits on m_evt_tready) or a silent
@@ -72,6 +80,7 @@ type e1Step struct {
 	evt    Word
 	mask   Word
 	rq     bool // a receive-queue update (DELIVERED of an untagged message)
+	plan   *Placement
 }
 
 // beat is one m_evt beat of two event lanes: one or two events.
@@ -80,6 +89,7 @@ type beat struct {
 	evt  [MaxEvtLanes]Word
 	mask [MaxEvtLanes]Word
 	rq   bool // a receive-queue update (DELIVERED of an untagged message)
+	plan *Placement
 }
 
 // e2Step is one E2 step: read a beat (and free it), and send it on
@@ -316,6 +326,10 @@ func (m *Model) e1Outputs(c uint64, in In, out *Out) e1Cycle {
 		} else {
 			e.adv = true
 		}
+		if e.adv && st.plan != nil {
+			out.PlanValid, out.PlanAddr, out.PlanLen = true, st.plan.Addr, len(st.plan.Data)
+		}
+		out.PlanFrameEnd = e.adv && m.e1Pos == len(f.e1)-1
 	}
 	return e
 }

@@ -156,7 +156,12 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 			}
 			ps = append(ps, Placement{Addr: w.Addr, Data: w.Data, Pos: fp.Pos[hl:]})
 		}
-		f.e1 = append(f.e1, e1Step{event: true, evt: ev.Encode(), mask: FullMask})
+		st := e1Step{event: true, evt: ev.Encode(), mask: FullMask}
+		if ev.Kind == EvPlaced && len(ps) > 0 && len(ps[len(ps)-1].Data) > 0 && e0.Kind != fastpath.DDPError {
+			pl := ps[len(ps)-1]
+			st.plan = &pl
+		}
+		f.e1 = append(f.e1, st)
 		if len(evs) > 1 {
 			d := ev
 			d.Kind = EvDelivered

@@ -69,6 +69,9 @@ func (m *Model) wideSteps(f *Frame) {
 		for i < len(f.e1) && f.e1[i].event && b.n < MaxEvtLanes {
 			b.evt[b.n], b.mask[b.n] = f.e1[i].evt, f.e1[i].mask
 			b.rq = b.rq || f.e1[i].rq
+			if f.e1[i].plan != nil {
+				b.plan = f.e1[i].plan
+			}
 			b.n++
 			i++
 		}
@@ -119,6 +122,12 @@ func (m *Model) wideE1(c uint64, in In, out *Out) wideStep {
 	}
 	st.lookup = w.lkCF || w.lkHead != nil
 	st.discard = more && !w.cf.place
+	if w.pdOK && w.rsRec.plan != nil {
+		out.PlanValid, out.PlanAddr, out.PlanLen = true, w.rsRec.plan.Addr, len(w.rsRec.plan.Data)
+	}
+	// the frame ends in E1 with its last record's beat or discard, or with
+	// its VERDICT beat when it has no records
+	out.PlanFrameEnd = (w.pdOK && w.left == 0) || (st.discard && w.left == 1) || (w.vsOK && hf.nrec == 0)
 	return st
 }
 
