@@ -217,8 +217,8 @@ end
 // in its RAM); an entry is given only when one is held; an entry in the RAM
 // is on the output the next cycle; the output follows the AXI4-Stream
 // rules; every entry leaves once, in the order taken, with its data (here:
-// every entry's tag, in a shift-register copy of the queue, and the whole
-// beat of the tracked one).
+// the tag of every entry as the gate gave it, in a shift-register copy of
+// the queue, and the whole beat of the tracked one).
 //
 // The environment (assumed):
 // - s_evt follows the AXI4-Stream sender's rules; plan_push only in a cycle
@@ -340,6 +340,10 @@ endfunction
 // are free, constrained by what its proof guarantees
 reg  [7:0]  f_fc = 8'd0;        // entries held
 reg  [8*(DEPTH+1)-1:0] f_qd;    // their tags' distances, the head at 0
+// the distance of the tag the gate gives the FIFO (tag_in) as of the next
+// cycle: 0 when it counts every descriptor given up to and with the beat
+wire [15:0] f_tin_d16 = f_given + {15'd0, plan_push} - tag_in;
+wire [7:0]  f_tin_d = f_tin_d16[7:0];
 wire        f_fpop = f_valid && f_ready;
 wire [7:0]  f_fram = f_fc - {7'd0, f_valid};
 integer fk;
@@ -349,7 +353,7 @@ always @(posedge clk) begin
         f_qd[8*fk +: 8] <= (f_fpop ? (fk < DEPTH ? f_qd[8*(fk < DEPTH ? fk + 1 : fk) +: 8] : 8'd0) : f_qd[8*fk +: 8]) + f_pp;
     for (fk = 0; fk <= DEPTH; fk = fk + 1)
         if (f_s_hs && fk == f_fc - {7'd0, f_fpop})
-            f_qd[8*fk +: 8] <= 8'd0;
+            f_qd[8*fk +: 8] <= f_tin_d;
     if (rst)
         f_fc <= 8'd0;
 end
@@ -466,6 +470,8 @@ always @* begin
         // the model and the gate's registers
         assert (given == f_given);
         assert (given1 == f_given + 16'd1);
+        // a beat's tag: every descriptor given up to and with it
+        assert (tag_in == f_given + {15'd0, plan_push});
         assert (cq == f_cq);
         assert (f_unans <= F_MAX_OUT + 16'd1);
         assert (flt == f_flt);
