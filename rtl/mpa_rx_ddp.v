@@ -1052,12 +1052,13 @@ always @*
 // What the registers hold between a record's lookup and its event: the
 // record and its frame wait at the FIFO heads, the lookups read the
 // modelled entries, each check register what its inputs give.
+wire f_checked;     // the check registers hold the checks of the record at hand
 generate
 if (EVT_LANES == 1) begin : f_one
     wire [2:0] ph = g_one.ph;
     wire in_rec = ph == 3'd2 || ph == 3'd3 || ph == 3'd4 || ph == 3'd5;   // lookup to DELIVERED
     wire looked = ph == 3'd3 || ph == 3'd4 || ph == 3'd5;                 // check to DELIVERED
-    wire checked = ph == 3'd4 || ph == 3'd5;
+    assign f_checked = ph == 3'd4 || ph == 3'd5;
     always @* begin
         if (!rst) begin
             assert (ph <= 3'd5);
@@ -1091,21 +1092,6 @@ if (EVT_LANES == 1) begin : f_one
                 assert (dv_bad_q == (h_dv != l_dv) && qn_bad_q == (h_qn > 32'd2));
                 assert (o_s == o_s_w);
             end
-            if (checked) begin
-                assert (c_stag == (!st_valid || st_stag != r_stag));
-                assert (c_assoc == (st_stream != s_stream));
-                assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
-                assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
-                assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
-                assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
-                assert (c_msn == msn_d[31]);
-                assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
-                assert (c_mo == (r_mo > bf_len));
-                assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
-                assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
-                assert (dest_h0 == base_hi + off_hi);
-                assert (dest_h1 == dest_h1_w[32:1]);
-            end
             if (ph == 3'd5)
                 assert (deliver && placed);
         end
@@ -1117,6 +1103,7 @@ if (EVT_LANES == 2) begin : f_two
     wire       cf_v = g_wide.cf_v;
     wire       rs_cf = g_wide.rs_cf;
     wire       pre = g_wide.pre;
+    assign f_checked = rs == 2'd2;
     // the record stage's copy of its record and of its frame's fields
     wire [RB_W-1:0] g_rec = {g_wide.g_hdr, g_wide.g_ctrl, g_wide.g_ulen, g_wide.g_lseq_w};
     always @* begin
@@ -1161,26 +1148,31 @@ if (EVT_LANES == 2) begin : f_two
                 assert (e_hi == (fs_t ? fs_to[63:32] : 32'd0) && e_hi1 == {1'b0, e_hi} + 33'd1);
                 assert (dv_bad_q == fs_dv_bad && qn_bad_q == (fs_qn > 32'd2));
             end
-            if (rs == 2'd2) begin
+            if (rs == 2'd2)
                 assert (o_s == o_s_w);
-                assert (c_stag == (!st_valid || st_stag != r_stag));
-                assert (c_assoc == (st_stream != s_stream));
-                assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
-                assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
-                assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
-                assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
-                assert (c_msn == msn_d[31]);
-                assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
-                assert (c_mo == (r_mo > bf_len));
-                assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
-                assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
-                assert (dest_h0 == base_hi + off_hi);
-                assert (dest_h1 == dest_h1_w[32:1]);
-            end
         end
     end
 end
 endgenerate
+
+// the check registers, at one lane and at two: each what its inputs give
+always @* begin
+    if (!rst && f_checked) begin
+        assert (c_stag == (!st_valid || st_stag != r_stag));
+        assert (c_assoc == (st_stream != s_stream));
+        assert (c_wrap == (nz_q && end_q[64] && end_q[63:0] != 64'd0));
+        assert (cb_hi_gt == (end_q[64:32] > {1'b0, st_len[63:32]}));
+        assert (cb_hi_eq == (end_q[64:32] == {1'b0, st_len[63:32]}));
+        assert (cb_lo_gt == (end_q[31:0] > st_len[31:0]));
+        assert (c_msn == msn_d[31]);
+        assert (c_nobuf == (!bf_valid || bf_msn != r_msn || bf_stream != s_stream));
+        assert (c_mo == (r_mo > bf_len));
+        assert (c_long == (end_q[32:0] > {1'b0, bf_len}));
+        assert (dest_lo == {1'b0, r_t ? st_base[31:0] : bf_base[31:0]} + {1'b0, r_t ? r_to[31:0] : r_mo});
+        assert (dest_h0 == base_hi + off_hi);
+        assert (dest_h1 == dest_h1_w[32:1]);
+    end
+end
 
 // ------------------------------------------------ covers
 always @* begin
