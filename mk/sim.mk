@@ -59,7 +59,7 @@ $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
 $(RTL_BUILD)/$(1)/shim_$(1).cpp: $(RTL_BUILD)/$(1)/verilated.stamp $(RTL_BUILD)/shimgen
 	@$(RTL_BUILD)/shimgen -variant $(1) -header $(RTL_BUILD)/$(1)/V$(1).h -o $$@
 
-$(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@$$(SIM_CXX) $$(SIM_CXXFLAGS) -O3 -I$(RTL_BUILD)/$(1) -c $$< -o $$@.$$$$$$$$.tmp && mv $$@.$$$$$$$$.tmp $$@
 endef
 
@@ -125,7 +125,7 @@ SIM_LIBS := $(SIM_LIB) $(SIM_STAMP)
 
 VL_RUNTIME := verilated verilated_threads verilated_fst_c
 VL_RUNTIME_OBJS := $(addprefix $(RTL_BUILD)/runtime/,$(addsuffix .o,$(VL_RUNTIME)))
-SIM_RUNTIME_OBJS := $(RTL_BUILD)/runtime/cosim_runtime.o $(RTL_BUILD)/runtime/registry.o
+SIM_RUNTIME_OBJS := $(RTL_BUILD)/runtime/cosim_runtime.o $(RTL_BUILD)/runtime/cosim_axi.o $(RTL_BUILD)/runtime/registry.o
 
 .PHONY: sim-libs clean-rtl bench-cosim
 
@@ -145,9 +145,13 @@ $(RTL_BUILD)/runtime/%.o: $(RTL_BUILD)/verilator-version.txt
 	@echo "c++ Verilator runtime $*"
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $(VL_ROOT)/include/$*.cpp -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
-$(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@mkdir -p $(@D)
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
+
+$(RTL_BUILD)/runtime/cosim_axi.o: sim/cosim_axi.cpp sim/cosim_axi.h cosim/mparxsim.h
+	@mkdir -p $(@D)
+	@$(SIM_CXX) $(SIM_CXXFLAGS) -O3 -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(RTL_BUILD)/variants.txt: rtl-force
 	@mkdir -p $(@D)
@@ -157,7 +161,7 @@ $(RTL_BUILD)/runtime/registry.cpp: $(RTL_BUILD)/variants.txt $(RTL_BUILD)/shimge
 	@mkdir -p $(@D)
 	@$(RTL_BUILD)/shimgen -registry -o $@ $(SIM_LIB_VARIANTS)
 
-$(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 # One archive: every variant's model, its shim, the runtime and the registry.
