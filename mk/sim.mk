@@ -26,6 +26,15 @@ SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/
 
 SIM_VARIANTS :=
 
+# The C++ optimisation of the Verilated models: OPT_FAST for the code run
+# every cycle, OPT_SLOW for the code run once (construction, initial
+# values), OPT_GLOBAL for Verilator's support code (see Verilator's
+# verilated.mk). A model built with other values is not rebuilt by a change
+# of these: `make clean-rtl` first.
+SIM_OPT_FAST ?= -O3
+SIM_OPT_SLOW ?= -O1
+SIM_OPT_GLOBAL ?= -O2
+
 # $(call sim_pos,WORD,LIST): the position of WORD in LIST (for progress lines).
 sim_pos = $(words $(call _sim_upto,$(1),$(2)))
 _sim_upto = $(if $(2),$(firstword $(2)) $(if $(filter $(1),$(firstword $(2))),,$(call _sim_upto,$(1),$(wordlist 2,$(words $(2)),$(2)))))
@@ -52,7 +61,7 @@ $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_INCS) $(RTL_BUILD)/$(1)/args.txt $
 $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
 	@echo "$$(call sim_progress,$(1)) c++ $(1) (the Verilator model)"
 	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk -f $(CURDIR)/sim/trace-opt.mk V$(1)__ALL.a \
-		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2 >$(RTL_BUILD)/$(1)/build.log 2>&1 \
+		CXXFLAGS=-fPIC OPT_FAST="$(SIM_OPT_FAST)" OPT_SLOW="$(SIM_OPT_SLOW)" OPT_GLOBAL="$(SIM_OPT_GLOBAL)" >$(RTL_BUILD)/$(1)/build.log 2>&1 \
 		|| { tail -40 $(RTL_BUILD)/$(1)/build.log; exit 1; }; \
 		echo "$$(call sim_progress,$(1)) built $(1) in $$$${SECONDS}s"
 

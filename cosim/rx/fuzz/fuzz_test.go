@@ -51,7 +51,7 @@ func TestFuzz(t *testing.T) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run TestFuzz -args -seed %d -frames %d -duration %v)",
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run '^TestFuzz$' -args -seed %d -frames %d -duration %v)",
 		seed, seed, *fuzzFrames, *fuzzDuration)
 	for _, width := range rx.Widths {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestFuzzTop(t *testing.T) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run TestFuzzTop -args -seed %d -frames %d -duration %v)",
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run '^TestFuzzTop$' -args -seed %d -frames %d -duration %v)",
 		seed, seed, *fuzzFrames, *fuzzDuration)
 	for _, width := range []int{64, 512} {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
