@@ -99,6 +99,63 @@ void mparx_sim_source_reserve(mparx_sim *s, int32_t source, int64_t words);
  */
 int64_t mparx_sim_step(mparx_sim *s, int64_t n, uint64_t *in, uint64_t *out);
 
+/*
+ * An AXI4 write slave run by the model in every cycle (sim/cosim_axi.h):
+ * the behaviour of package cosim/internal/axi's Memory (its MemoryConfig),
+ * drawn from the same random sequence as the Go model with the same seed.
+ */
+typedef struct {
+    int32_t data_bytes;
+    int32_t latency;    /* cycles from a burst's last W handshake to its B response being ready */
+    int32_t jitter;     /* a random 0..jitter cycles more, per burst */
+    int32_t reorder;    /* ready responses of different IDs in random order */
+    int32_t wait_aw;    /* WREADY only while an accepted burst waits for beats */
+    int32_t max_bursts; /* bursts accepted and not answered, at most (0: no limit) */
+    double aw_stall;    /* probability that AWREADY is low in a cycle */
+    double w_stall;     /* probability that WREADY is low in a cycle */
+    double b_stall;     /* probability that a ready response is held back a cycle */
+    double slv_err;     /* probability that a burst is answered SLVERR */
+    double dec_err;     /* probability that a burst is answered DECERR */
+    uint64_t seed;
+} mparx_axi_slave_config;
+
+enum { MPARX_AXI_OKAY = 0, MPARX_AXI_SLVERR = 2, MPARX_AXI_DECERR = 3 };
+
+/* What an AXI4 slave saw so far. */
+typedef struct {
+    uint64_t bursts;    /* AW handshakes */
+    uint64_t beats;     /* W handshakes */
+    uint64_t responses; /* B handshakes */
+    uint64_t slv_errs;  /* bursts answered SLVERR */
+    uint64_t dec_errs;  /* bursts answered DECERR */
+    uint64_t max_open;  /* most bursts accepted and not answered at once */
+    uint64_t open;      /* bursts accepted and not answered now */
+    uint64_t early;     /* W beats waiting for their AW now */
+} mparx_axi_slave_stats;
+
+/*
+ * Adds an AXI4 write slave. ports holds the indices of its ports in this
+ * order: the inputs AWREADY, WREADY, BVALID, BID, BRESP, then the outputs
+ * AWVALID, AWID, AWLEN, WVALID, BREADY. In every cycle (before the inputs
+ * are applied) it drives its five inputs into the input record, then takes
+ * the cycle's handshakes. Returns the slave's index or -1 (err as for open).
+ */
+int32_t mparx_sim_axi_slave_add(mparx_sim *s, const mparx_axi_slave_config *cfg,
+                                const int32_t *ports, int32_t nports, char *err, int32_t errlen);
+void mparx_sim_axi_slave_stats(const mparx_sim *s, int32_t slave, mparx_axi_slave_stats *st);
+/*
+ * Copies to dst up to cap of the responses (MPARX_AXI_*) the slave chose
+ * for the bursts it accepted since the last call, in AW order, and returns
+ * how many.
+ */
+int64_t mparx_sim_axi_slave_take_resps(mparx_sim *s, int32_t slave, uint8_t *dst, int64_t cap);
+
+/*
+ * n draws of the slave's random generator (Go's math/rand/v2 PCG seeded
+ * with seed1, seed2): kind 0 Uint64, 1 Float64 (its bits), 2 IntN(mod).
+ */
+void mparx_go_rand(uint64_t seed1, uint64_t seed2, int32_t kind, uint64_t mod, int64_t n, uint64_t *out);
+
 /* Cycles run since open. */
 uint64_t mparx_sim_cycle(const mparx_sim *s);
 

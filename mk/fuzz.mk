@@ -1,7 +1,8 @@
 # Differential mutation fuzzing of the receiver RTL against the functional
 # model (cosim/rx/fuzz, docs/robustness.md). Included by the top Makefile.
 #
-#   make fuzz DURATION=10m               run each DATA_WIDTH (64, 128, 256, 512) for DURATION (in parallel)
+#   make fuzz DURATION=10m               run each DATA_WIDTH (64, 128, 256, 512) for DURATION (in parallel),
+#                                        then the IP core (TestFuzzTop) at 64 and 512 bits as long
 #   make fuzz DURATION=10m FUZZ_SEED=n   the same campaign again
 #
 # The seed is random unless given, and printed first. Failing streams are
@@ -17,5 +18,5 @@ endif
 .PHONY: fuzz
 fuzz: $(SIM_LIBS)
 	@echo "fuzz: seed $(FUZZ_SEED), $(DURATION) per DATA_WIDTH; reproduce with: make fuzz DURATION=$(DURATION) FUZZ_SEED=$(FUZZ_SEED)"
-	$(GO) test -count=1 -timeout 0 -run '^TestFuzz$$' -v ./cosim/rx/fuzz \
+	$(GO) test -count=1 -timeout 0 -run '^TestFuzz(Top)?$$' -v ./cosim/rx/fuzz \
 		-args -frames 0 -duration $(DURATION) -seed $(FUZZ_SEED) -failures $(FUZZ_FAILURES)

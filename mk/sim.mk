@@ -26,6 +26,15 @@ SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/
 
 SIM_VARIANTS :=
 
+# The C++ optimisation of the Verilated models: OPT_FAST for the code run
+# every cycle, OPT_SLOW for the code run once (construction, initial
+# values), OPT_GLOBAL for Verilator's support code (see Verilator's
+# verilated.mk). A model built with other values is not rebuilt by a change
+# of these: `make clean-rtl` first.
+SIM_OPT_FAST ?= -O3
+SIM_OPT_SLOW ?= -O1
+SIM_OPT_GLOBAL ?= -O2
+
 # $(call sim_pos,WORD,LIST): the position of WORD in LIST (for progress lines).
 sim_pos = $(words $(call _sim_upto,$(1),$(2)))
 _sim_upto = $(if $(2),$(firstword $(2)) $(if $(filter $(1),$(firstword $(2))),,$(call _sim_upto,$(1),$(wordlist 2,$(words $(2)),$(2)))))
@@ -52,14 +61,14 @@ $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_INCS) $(RTL_BUILD)/$(1)/args.txt $
 $(RTL_BUILD)/$(1)/V$(1)__ALL.a: $(RTL_BUILD)/$(1)/verilated.stamp
 	@echo "$$(call sim_progress,$(1)) c++ $(1) (the Verilator model)"
 	@SECONDS=0; flock $(RTL_BUILD)/$(1)/.lock $$(MAKE) -s --no-print-directory -C $(RTL_BUILD)/$(1) -f V$(1).mk -f $(CURDIR)/sim/trace-opt.mk V$(1)__ALL.a \
-		CXXFLAGS=-fPIC OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2 >$(RTL_BUILD)/$(1)/build.log 2>&1 \
+		CXXFLAGS=-fPIC OPT_FAST="$(SIM_OPT_FAST)" OPT_SLOW="$(SIM_OPT_SLOW)" OPT_GLOBAL="$(SIM_OPT_GLOBAL)" >$(RTL_BUILD)/$(1)/build.log 2>&1 \
 		|| { tail -40 $(RTL_BUILD)/$(1)/build.log; exit 1; }; \
 		echo "$$(call sim_progress,$(1)) built $(1) in $$$${SECONDS}s"
 
 $(RTL_BUILD)/$(1)/shim_$(1).cpp: $(RTL_BUILD)/$(1)/verilated.stamp $(RTL_BUILD)/shimgen
 	@$(RTL_BUILD)/shimgen -variant $(1) -header $(RTL_BUILD)/$(1)/V$(1).h -o $$@
 
-$(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/$(1)/shim_$(1).o: $(RTL_BUILD)/$(1)/shim_$(1).cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@$$(SIM_CXX) $$(SIM_CXXFLAGS) -O3 -I$(RTL_BUILD)/$(1) -c $$< -o $$@.$$$$$$$$.tmp && mv $$@.$$$$$$$$.tmp $$@
 endef
 
@@ -125,7 +134,7 @@ SIM_LIBS := $(SIM_LIB) $(SIM_STAMP)
 
 VL_RUNTIME := verilated verilated_threads verilated_fst_c
 VL_RUNTIME_OBJS := $(addprefix $(RTL_BUILD)/runtime/,$(addsuffix .o,$(VL_RUNTIME)))
-SIM_RUNTIME_OBJS := $(RTL_BUILD)/runtime/cosim_runtime.o $(RTL_BUILD)/runtime/registry.o
+SIM_RUNTIME_OBJS := $(RTL_BUILD)/runtime/cosim_runtime.o $(RTL_BUILD)/runtime/cosim_axi.o $(RTL_BUILD)/runtime/registry.o
 
 .PHONY: sim-libs clean-rtl bench-cosim
 
@@ -145,9 +154,13 @@ $(RTL_BUILD)/runtime/%.o: $(RTL_BUILD)/verilator-version.txt
 	@echo "c++ Verilator runtime $*"
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $(VL_ROOT)/include/$*.cpp -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
-$(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/runtime/cosim_runtime.o: sim/cosim_runtime.cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@mkdir -p $(@D)
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
+
+$(RTL_BUILD)/runtime/cosim_axi.o: sim/cosim_axi.cpp sim/cosim_axi.h cosim/mparxsim.h
+	@mkdir -p $(@D)
+	@$(SIM_CXX) $(SIM_CXXFLAGS) -O3 -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(RTL_BUILD)/variants.txt: rtl-force
 	@mkdir -p $(@D)
@@ -157,7 +170,7 @@ $(RTL_BUILD)/runtime/registry.cpp: $(RTL_BUILD)/variants.txt $(RTL_BUILD)/shimge
 	@mkdir -p $(@D)
 	@$(RTL_BUILD)/shimgen -registry -o $@ $(SIM_LIB_VARIANTS)
 
-$(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h cosim/mparxsim.h
+$(RTL_BUILD)/runtime/registry.o: $(RTL_BUILD)/runtime/registry.cpp sim/cosim_model.h sim/cosim_axi.h cosim/mparxsim.h
 	@$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 # One archive: every variant's model, its shim, the runtime and the registry.

@@ -5,7 +5,9 @@
 // is the stepping loop for one Verilated class T, with the port copy functions
 // P generated per variant by cosim/internal/shimgen into
 // sim/build/<variant>/shim.cpp. The loop is a template so that the per-cycle
-// port copies are inlined; the only virtual call is once per batch.
+// port copies are inlined; the only virtual calls are once per batch and,
+// for a model with bus partners (Agent, cosim_axi.h), two per partner per
+// cycle.
 #ifndef MPARX_COSIM_MODEL_H
 #define MPARX_COSIM_MODEL_H
 
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cosim_axi.h"
 #include "mparxsim.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -104,6 +107,12 @@ class SimBase {
     }
     void reserve(int i, int64_t words);
 
+    int add_axi_slave(const mparx_axi_slave_config &cfg, const int32_t *ports, int nports,
+                      std::string *err);
+    AxiSlave *axi_slave(int i) {
+        return i >= 0 && i < static_cast<int>(slaves_.size()) ? slaves_[i] : nullptr;
+    }
+
   protected:
     const PortInfo *ports_;
     int nports_;
@@ -111,6 +120,8 @@ class SimBase {
     int out_words_;
     uint64_t cycle_ = 0;
     std::vector<std::unique_ptr<Source>> sources_;
+    std::vector<std::unique_ptr<Agent>> agents_;  // in the order they were added
+    std::vector<AxiSlave *> slaves_;              // the AXI4 slaves among them
 };
 
 // P provides: using Top = T; static void set_in(T*, const uint64_t*);
@@ -158,11 +169,14 @@ class SimModel final : public SimBase {
     int64_t step(int64_t n, uint64_t *in, uint64_t *out) override {
         T *m = top_.get();
         const bool has_src = !sources_.empty();
+        const bool has_agents = !agents_.empty();
         for (int64_t c = 0; c < n; c++) {
             uint64_t *iw = in + c * in_words_;
             uint64_t *ow = out + c * out_words_;
             if (has_src)
                 for (auto &s : sources_) s->apply(iw);
+            if (has_agents)
+                for (auto &a : agents_) a->drive(iw);
             P::set_in(m, iw);
             P::set_clk(m, 0);
             m->eval();
@@ -170,6 +184,8 @@ class SimModel final : public SimBase {
             if (tfp_ && cycle_ >= trace_from_) tfp_->dump(cycle_ * 10);
             if (has_src)
                 for (auto &s : sources_) s->handshake(iw, ow);
+            if (has_agents)
+                for (auto &a : agents_) a->observe(iw, ow);
             P::set_clk(m, 1);
             m->eval();
             if (tfp_ && cycle_ >= trace_from_) tfp_->dump(cycle_ * 10 + 5);

@@ -70,6 +70,33 @@ int SimBase::add_source(int valid_port, int ready_port, const int32_t *payload, 
     return static_cast<int>(sources_.size()) - 1;
 }
 
+int SimBase::add_axi_slave(const mparx_axi_slave_config &cfg, const int32_t *ports, int nports,
+                           std::string *err) {
+    if (nports != kAxiSlavePorts) {
+        *err = "an AXI4 slave takes " + std::to_string(kAxiSlavePorts) + " ports";
+        return -1;
+    }
+    if (cfg.data_bytes <= 0 || (cfg.data_bytes & (cfg.data_bytes - 1)) != 0) {
+        *err = "AXI4 slave: data_bytes " + std::to_string(cfg.data_bytes) + " is not a power of two";
+        return -1;
+    }
+    int off[kAxiSlavePorts];
+    for (int i = 0; i < kAxiSlavePorts; i++) {
+        int p = ports[i];
+        int dir = i < kAwvalid ? MPARX_IN : MPARX_OUT;
+        if (p < 0 || p >= nports_ || ports_[p].dir != dir || ports_[p].width > 64) {
+            *err = "AXI4 slave: port " + std::to_string(i) + " is not a " +
+                   (dir == MPARX_IN ? "input" : "output") + " of at most 64 bits";
+            return -1;
+        }
+        off[i] = ports_[p].offset;
+    }
+    auto *a = new AxiSlave(cfg, off);
+    agents_.emplace_back(a);
+    slaves_.push_back(a);
+    return static_cast<int>(slaves_.size()) - 1;
+}
+
 void SimBase::reserve(int i, int64_t words) {
     Source *s = source(i);
     if (s == nullptr) return;
@@ -167,6 +194,47 @@ int64_t mparx_sim_step(mparx_sim *s, int64_t n, uint64_t *in, uint64_t *out) {
 }
 
 uint64_t mparx_sim_cycle(const mparx_sim *s) { return s->impl->cycle(); }
+
+int32_t mparx_sim_axi_slave_add(mparx_sim *s, const mparx_axi_slave_config *cfg,
+                                const int32_t *ports, int32_t nports, char *err, int32_t errlen) {
+    std::string msg;
+    int id = s->impl->add_axi_slave(*cfg, ports, nports, &msg);
+    if (id < 0) set_err(err, errlen, msg);
+    return id;
+}
+
+void mparx_sim_axi_slave_stats(const mparx_sim *s, int32_t slave, mparx_axi_slave_stats *st) {
+    const mparx::AxiSlave *a = const_cast<mparx::SimBase *>(s->impl)->axi_slave(slave);
+    if (a == nullptr) {
+        *st = mparx_axi_slave_stats{};
+        return;
+    }
+    a->stats(st);
+}
+
+int64_t mparx_sim_axi_slave_take_resps(mparx_sim *s, int32_t slave, uint8_t *dst, int64_t cap) {
+    mparx::AxiSlave *a = s->impl->axi_slave(slave);
+    return a == nullptr ? 0 : a->take_resps(dst, cap);
+}
+
+void mparx_go_rand(uint64_t seed1, uint64_t seed2, int32_t kind, uint64_t mod, int64_t n,
+                   uint64_t *out) {
+    mparx::GoRand r(seed1, seed2);
+    for (int64_t i = 0; i < n; i++) {
+        switch (kind) {
+            case 0:
+                out[i] = r.uint64();
+                break;
+            case 1: {
+                double f = r.float64();
+                std::memcpy(&out[i], &f, sizeof f);
+                break;
+            }
+            default:
+                out[i] = r.intn(mod);
+        }
+    }
+}
 
 void mparx_sim_flush(mparx_sim *s) { s->impl->flush(); }
 

@@ -13,9 +13,13 @@ import (
 )
 
 // Slave sets how the host memory behind the integration top's AXI4 master
-// behaves (the Go AXI4 slave model of cosim/internal/axi). The zero value
-// is an always-ready slave that answers each burst the cycle after its
-// last beat.
+// behaves. The zero value is an always-ready slave that answers each burst
+// the cycle after its last beat.
+//
+// The slave is the C++ one of the harness (cosim.AXISlave), run inside the
+// model's batches; with GoModel it is the Go model of cosim/internal/axi
+// (Memory) instead, and every cycle is a cgo call of its own. With the same
+// settings both drive the same signals in every cycle.
 type Slave struct {
 	Latency int     // cycles from a burst's last beat to its B response
 	Jitter  int     // up to this many cycles more, per burst
@@ -26,6 +30,7 @@ type Slave struct {
 	SlvErr  float64 // probability that a burst is answered SLVERR (not written)
 	DecErr  float64 // probability that a burst is answered DECERR (not written)
 	Seed    uint64
+	GoModel bool // the Go model, a cycle at a time (the reference of the C++ slave)
 }
 
 // DefaultSlave is the host memory of Run, mparx's RTL engine and the
@@ -38,12 +43,17 @@ var DefaultSlave = Slave{Latency: 16, Jitter: 48, AWStall: 0.1, WStall: 0.1, BSt
 type topBurst struct {
 	addr  uint64
 	beats int
+	resp  uint8 // the response the C++ slave chose
 }
 
 // topState is the integration top's bus partners: the AXI4 slave memory
-// with its protocol checker, and the AXI4-Lite master under the driver.
+// (the C++ slave, or the Go model mem) with its protocol checker, and the
+// AXI4-Lite master under the driver.
 type topState struct {
-	mem   *axi.Memory
+	mem   *axi.Memory     // the Go model (Slave.GoModel), else nil
+	slave *cosim.AXISlave // the C++ slave, else nil
+	host  axi.Sparse      // host memory as the C++ slave's bursts wrote it
+	resps []uint8         // the C++ slave's responses of AW handshakes not yet matched
 	chk   *axi.Checker
 	lm    *axi.LiteMaster
 	lchk  *axi.LiteChecker
@@ -71,6 +81,10 @@ type topState struct {
 	bursts, beats int
 	// lock: the cycle model in lockstep (OpenTopLockstep), or nil
 	lock *topLock
+	// liteIdle: the AXI4-Lite inputs of every input record are the idle
+	// master's (a single step drives them in the first record)
+	liteIdle bool
+	trace    func(cy uint64, c axi.WriteCycle)
 }
 
 // openBurst is a burst that is not answered, or one before it is not.
@@ -96,10 +110,13 @@ func TopVariant(width int) string { return fmt.Sprintf("mpa_rx_axi_top_w%d", wid
 
 // OpenTop opens the integration top (mpa_rx_axi_top: mpa_rx behind an AXI4
 // write master, the completion gate and the AXI4-Lite register block) of
-// the given width and resets it. Host memory is the Go AXI4 slave set by s;
+// the given width and resets it. Host memory is the AXI4 slave set by s;
 // the configuration goes only through the driver over the Go AXI4-Lite
-// master; host writes are the W beats with their bursts' addresses. Every
-// cycle runs alone (the bus models answer the RTL cycle by cycle).
+// master; host writes are the W beats with their bursts' addresses. The
+// cycles run in batches, with the C++ slave inside them; a configuration
+// access runs a cycle at a time (the Go AXI4-Lite master answers the RTL
+// cycle by cycle), and so does every cycle with Slave.GoModel. Either
+// way the AXI4 and AXI4-Lite checkers see every cycle.
 func OpenTop(width int, s Slave, opts ...cosim.Option) (*RTL, error) {
 	return openTop(width, s, nil, opts...)
 }
@@ -113,8 +130,6 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 	sim := r.sim
 	k := width / 8
 	t := &topState{
-		mem: axi.NewMemory(axi.MemoryConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter, AWStall: s.AWStall,
-			WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr, DecErr: s.DecErr, Seed: s.Seed}),
 		chk:  axi.NewChecker(k),
 		k:    k,
 		ids:  map[uint32][]int{},
@@ -136,15 +151,31 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 		lrdata: pt("s_axil_rdata"), lrresp: pt("s_axil_rresp"), lrvalid: pt("s_axil_rvalid"),
 		lrready: pt("s_axil_rready"),
 	}
+	if s.GoModel {
+		t.mem = axi.NewMemory(axi.MemoryConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter, AWStall: s.AWStall,
+			WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr, DecErr: s.DecErr, Seed: s.Seed})
+	}
 	r.top = t
 	sim.Reset(4)
 	if lock != nil {
 		t.lock = &topLock{m: cycle.NewTop(*lock), p: r.p, lanes: k}
 	}
+	if !s.GoModel {
+		// added after the reset: the slave starts with the master out of it
+		t.slave, err = sim.AddAXISlave(cosim.AXISlaveConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter,
+			AWStall: s.AWStall, WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr,
+			DecErr: s.DecErr, Seed: s.Seed}, "m_axi_")
+		if err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
 	r.setAll(func(rec []uint64) {
 		r.p["m_evt_tready"].SetBool(rec, true)
 		r.p["m_exc_axis_tready"].SetBool(rec, true)
+		t.setLite(rec, t.lm.Drive())
 	})
+	t.liteIdle = true
 	bus := &axi.LiteBus{M: t.lm, Step: func() error { r.runTop(1); return t.err }}
 	drv, err := driver.Open(bus)
 	if err != nil {
@@ -174,126 +205,221 @@ func (r *RTL) BusStats() (bursts, beats int) {
 
 // HostByte returns the octet at a host address of an integration top's
 // memory and whether it was written.
-func (r *RTL) HostByte(addr uint64) (byte, bool) { return r.top.mem.Byte(addr) }
+func (r *RTL) HostByte(addr uint64) (byte, bool) { return r.top.hostByte(addr) }
+
+func (t *topState) hostByte(addr uint64) (byte, bool) {
+	if t.mem != nil {
+		return t.mem.Byte(addr)
+	}
+	return t.host.Byte(addr)
+}
+
+// SlaveStats returns the counts of an integration top's C++ AXI4 slave
+// (zero with Slave.GoModel).
+func (r *RTL) SlaveStats() cosim.AXISlaveStats {
+	if r.top == nil || r.top.slave == nil {
+		return cosim.AXISlaveStats{}
+	}
+	return r.top.slave.Stats()
+}
+
+// TraceAXI has f called with both sides of an integration top's AXI4
+// write channels in every cycle from now on, in cycle order (cy counts
+// from the top's open, reset included); c.Req.WData is valid during the
+// call only.
+func (r *RTL) TraceAXI(f func(cy uint64, c axi.WriteCycle)) { r.top.trace = f }
 
 // busy reports bursts of an integration top that are not answered, beats
 // not matched, or a B response in the last 16 cycles: events may still
 // wait in the completion gate (they leave at most 8 cycles after the B
 // response that completes them).
 func (t *topState) busy(cy uint64) bool {
-	return t.mem.Outstanding() > 0 || len(t.aws) > 0 || len(t.early) > 0 || t.chk.Pending() > 0 || cy < t.lastB+16
+	return t.mem != nil && t.mem.Outstanding() > 0 || len(t.aws) > 0 || len(t.early) > 0 || t.chk.Pending() > 0 ||
+		cy < t.lastB+16
 }
 
-// runTop runs n cycles of the integration top, one at a time, with the
-// bus models driving their inputs and observing the outputs.
+// setLite drives the AXI4-Lite master's signals into an input record.
+func (t *topState) setLite(in []uint64, lq axi.LiteReq) {
+	p := &t.ports
+	p.lawaddr.Set(in, uint64(lq.AWAddr))
+	p.lawprot.Set(in, uint64(lq.AWProt))
+	p.lawvalid.SetBool(in, lq.AWValid)
+	p.lwdata.Set(in, uint64(lq.WData))
+	p.lwstrb.Set(in, uint64(lq.WStrb))
+	p.lwvalid.SetBool(in, lq.WValid)
+	p.lbready.SetBool(in, lq.BReady)
+	p.laraddr.Set(in, uint64(lq.ARAddr))
+	p.larprot.Set(in, uint64(lq.ARProt))
+	p.larvalid.SetBool(in, lq.ARValid)
+	p.lrready.SetBool(in, lq.RReady)
+}
+
+// runTop runs n cycles of the integration top and takes every cycle's
+// signals. With the C++ slave and the AXI4-Lite master idle the n cycles
+// run as one batch; otherwise (the Go slave model, or a configuration
+// access in progress) one cycle at a time, the Go models driving each
+// cycle's inputs from what they saw in the cycles before.
 func (r *RTL) runTop(n int) {
 	t, p := r.top, &r.top.ports
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
-	in, out := r.in[:iw], r.out[:ow]
 	active := false
-	for c := 0; c < n; c++ {
-		resp := t.mem.Drive()
-		p.awready.SetBool(in, resp.AWReady)
-		p.wready.SetBool(in, resp.WReady)
-		p.bvalid.SetBool(in, resp.BValid)
-		p.bid.Set(in, uint64(resp.BID))
-		p.bresp.Set(in, uint64(resp.BResp))
+	if t.mem == nil && !t.lm.Busy() {
+		if !t.liteIdle {
+			t.setLite(r.in[:iw], t.lm.Drive())
+			t.liteIdle = true
+		}
 		lq := t.lm.Drive()
-		p.lawaddr.Set(in, uint64(lq.AWAddr))
-		p.lawprot.Set(in, uint64(lq.AWProt))
-		p.lawvalid.SetBool(in, lq.AWValid)
-		p.lwdata.Set(in, uint64(lq.WData))
-		p.lwstrb.Set(in, uint64(lq.WStrb))
-		p.lwvalid.SetBool(in, lq.WValid)
-		p.lbready.SetBool(in, lq.BReady)
-		p.laraddr.Set(in, uint64(lq.ARAddr))
-		p.larprot.Set(in, uint64(lq.ARProt))
-		p.larvalid.SetBool(in, lq.ARValid)
-		p.lrready.SetBool(in, lq.RReady)
+		r.sim.Step(n, r.in[:n*iw], r.out[:n*ow])
+		t.resps = t.slave.TakeResps(t.resps)
+		base := r.Cycle() - uint64(n)
+		for c := 0; c < n; c++ {
+			if r.topCycle(r.in[c*iw:(c+1)*iw], r.out[c*ow:(c+1)*ow], base+uint64(c), lq) {
+				active = true
+			}
+		}
+		r.active = active
+		return
+	}
+	in, out := r.in[:iw], r.out[:ow]
+	for c := 0; c < n; c++ {
+		if t.mem != nil {
+			resp := t.mem.Drive()
+			p.awready.SetBool(in, resp.AWReady)
+			p.wready.SetBool(in, resp.WReady)
+			p.bvalid.SetBool(in, resp.BValid)
+			p.bid.Set(in, uint64(resp.BID))
+			p.bresp.Set(in, uint64(resp.BResp))
+		}
+		lq := t.lm.Drive()
+		t.setLite(in, lq)
+		t.liteIdle = false
 		r.sim.Step(1, in, out)
-		if t.lock != nil {
-			if err := t.lock.step(in, out, r.Cycle()-1); err != nil && t.err == nil {
-				t.err = err
-			}
+		if t.slave != nil && p.awvalid.Bit(out) && p.awready.Bit(in) {
+			t.resps = t.slave.TakeResps(t.resps)
 		}
-		t.wdata = p.wdata.AppendBytes(t.wdata[:0], out)
-		q := axi.WriteReq{
-			AWValid: p.awvalid.Bit(out), AWID: uint32(p.awid.Get(out)), AWAddr: p.awaddr.Get(out),
-			AWLen: uint8(p.awlen.Get(out)), AWSize: uint8(p.awsize.Get(out)), AWBurst: uint8(p.awburst.Get(out)),
-			AWLock: p.awlock.Bit(out), AWCache: uint8(p.awcache.Get(out)), AWProt: uint8(p.awprot.Get(out)),
-			WValid: p.wvalid.Bit(out), WData: t.wdata, WStrb: p.wstrb.Get(out), WLast: p.wlast.Bit(out),
-			BReady: p.bready.Bit(out),
-		}
-		cy := axi.WriteCycle{Req: q, Resp: resp}
-		if err := t.chk.Observe(cy); err != nil && t.err == nil {
-			t.err = fmt.Errorf("cycle %d: %w", r.Cycle(), err)
-		}
-		t.mem.Observe(q)
-		lr := axi.LiteResp{
-			AWReady: p.lawready.Bit(out), WReady: p.lwready.Bit(out), BValid: p.lbvalid.Bit(out),
-			BResp: uint8(p.lbresp.Get(out)), ARReady: p.larready.Bit(out), RValid: p.lrvalid.Bit(out),
-			RData: uint32(p.lrdata.Get(out)), RResp: uint8(p.lrresp.Get(out)),
-		}
-		if err := t.lchk.Observe(lq, lr); err != nil && t.err == nil {
-			t.err = fmt.Errorf("cycle %d: %w", r.Cycle(), err)
-		}
-		t.lm.Observe(lr)
-		if cy.AW() {
-			t.bursts++
-			t.aws = append(t.aws, topBurst{addr: q.AWAddr, beats: int(q.AWLen) + 1})
-			t.ids[q.AWID] = append(t.ids[q.AWID], len(t.open))
-			t.open = append(t.open, openBurst{addr: q.AWAddr, beats: int(q.AWLen) + 1})
-		}
-		if cy.B() {
-			t.lastB = r.Cycle()
-			if q := t.ids[resp.BID]; len(q) > 0 {
-				b := t.open[q[0]]
-				if resp.BResp >= axi.RespSlvErr && t.errSpan == nil {
-					t.errSpan = &span{b.addr, uint64(b.beats * t.k)}
-					t.errResp = resp.BResp
-				}
-				t.open[q[0]].answered = true
-				t.ids[resp.BID] = q[1:]
-			}
-			n := 0
-			for n < len(t.open) && t.open[n].answered {
-				n++
-			}
-			if n > 0 {
-				t.open = t.open[n:]
-				for id, q := range t.ids {
-					for i := range q {
-						q[i] -= n
-					}
-					t.ids[id] = q
-				}
-			}
-		}
-		if cy.W() {
-			t.beats++
-			t.early = append(t.early, cycle.HostWrite{Data: slices.Clone(q.WData), Strb: q.WStrb})
-			r.lastWrite = r.Cycle() - 1
+		if r.topCycle(in, out, r.Cycle()-1, lq) {
 			active = true
 		}
-		for len(t.early) > 0 && len(t.aws) > 0 {
-			w := t.early[0]
-			t.early = t.early[1:]
-			w.Addr = t.aws[0].addr + uint64(t.beat*r.lane)
-			r.writes = append(r.writes, w)
-			if t.beat++; t.beat == t.aws[0].beats {
-				t.aws, t.beat = t.aws[1:], 0
-			}
-		}
-		ne := len(r.events)
-		a := r.collect(in, out, r.Cycle()-1)
-		for _, e := range r.events[ne:] {
-			if e.Kind == cycle.EvPlaced || e.Kind == cycle.EvDDPError || e.Kind == cycle.EvDelivered {
-				t.leave(e, r.Cycle()-1)
-			}
-		}
-		active = active || a
 	}
 	r.active = active
+}
+
+// topCycle takes one cycle's records of the integration top (cycle cy, lq
+// the AXI4-Lite master's signals): the protocol checkers, the Go models,
+// the bursts and beats, the events and exception beats; it reports
+// whether an output fired.
+func (r *RTL) topCycle(in, out []uint64, cy uint64, lq axi.LiteReq) bool {
+	t, p := r.top, &r.top.ports
+	active := false
+	if t.lock != nil {
+		if err := t.lock.step(in, out, cy); err != nil && t.err == nil {
+			t.err = err
+		}
+	}
+	t.wdata = t.wdata[:0]
+	wvalid := p.wvalid.Bit(out)
+	if wvalid {
+		t.wdata = p.wdata.AppendBytes(t.wdata, out)
+	}
+	resp := axi.WriteResp{AWReady: p.awready.Bit(in), WReady: p.wready.Bit(in), BValid: p.bvalid.Bit(in),
+		BID: uint32(p.bid.Get(in)), BResp: uint8(p.bresp.Get(in))}
+	q := axi.WriteReq{
+		AWValid: p.awvalid.Bit(out), AWID: uint32(p.awid.Get(out)), AWAddr: p.awaddr.Get(out),
+		AWLen: uint8(p.awlen.Get(out)), AWSize: uint8(p.awsize.Get(out)), AWBurst: uint8(p.awburst.Get(out)),
+		AWLock: p.awlock.Bit(out), AWCache: uint8(p.awcache.Get(out)), AWProt: uint8(p.awprot.Get(out)),
+		WValid: wvalid, WData: t.wdata, WStrb: p.wstrb.Get(out), WLast: p.wlast.Bit(out),
+		BReady: p.bready.Bit(out),
+	}
+	cyc := axi.WriteCycle{Req: q, Resp: resp}
+	if err := t.chk.Observe(cyc); err != nil && t.err == nil {
+		t.err = fmt.Errorf("cycle %d: %w", cy+1, err)
+	}
+	if t.trace != nil {
+		t.trace(cy, cyc)
+	}
+	if t.mem != nil {
+		t.mem.Observe(q)
+	}
+	lr := axi.LiteResp{
+		AWReady: p.lawready.Bit(out), WReady: p.lwready.Bit(out), BValid: p.lbvalid.Bit(out),
+		BResp: uint8(p.lbresp.Get(out)), ARReady: p.larready.Bit(out), RValid: p.lrvalid.Bit(out),
+		RData: uint32(p.lrdata.Get(out)), RResp: uint8(p.lrresp.Get(out)),
+	}
+	if err := t.lchk.Observe(lq, lr); err != nil && t.err == nil {
+		t.err = fmt.Errorf("cycle %d: %w", cy+1, err)
+	}
+	t.lm.Observe(lr)
+	if cyc.AW() {
+		t.bursts++
+		b := topBurst{addr: q.AWAddr, beats: int(q.AWLen) + 1}
+		if t.slave != nil {
+			if len(t.resps) == 0 {
+				if t.err == nil {
+					t.err = fmt.Errorf("cycle %d: the C++ AXI4 slave logged no response for an AW handshake", cy+1)
+				}
+			} else {
+				b.resp, t.resps = t.resps[0], t.resps[1:]
+			}
+		}
+		t.aws = append(t.aws, b)
+		t.ids[q.AWID] = append(t.ids[q.AWID], len(t.open))
+		t.open = append(t.open, openBurst{addr: q.AWAddr, beats: int(q.AWLen) + 1})
+	}
+	if cyc.B() {
+		t.lastB = cy + 1
+		if q := t.ids[resp.BID]; len(q) > 0 {
+			b := t.open[q[0]]
+			if resp.BResp >= axi.RespSlvErr && t.errSpan == nil {
+				t.errSpan = &span{b.addr, uint64(b.beats * t.k)}
+				t.errResp = resp.BResp
+			}
+			t.open[q[0]].answered = true
+			t.ids[resp.BID] = q[1:]
+		}
+		n := 0
+		for n < len(t.open) && t.open[n].answered {
+			n++
+		}
+		if n > 0 {
+			t.open = t.open[n:]
+			for id, q := range t.ids {
+				for i := range q {
+					q[i] -= n
+				}
+				t.ids[id] = q
+			}
+		}
+	}
+	if cyc.W() {
+		t.beats++
+		t.early = append(t.early, cycle.HostWrite{Data: slices.Clone(q.WData), Strb: q.WStrb})
+		r.lastWrite = cy
+		active = true
+	}
+	for len(t.early) > 0 && len(t.aws) > 0 {
+		w := t.early[0]
+		t.early = t.early[1:]
+		b := &t.aws[0]
+		w.Addr = b.addr + uint64(t.beat*r.lane)
+		r.writes = append(r.writes, w)
+		if t.slave != nil && b.resp == axi.RespOkay {
+			// as the slave writes a beat: at its lane-aligned address
+			t.host.Write(b.addr&^uint64(t.k-1)+uint64(t.beat*t.k), w.Data, w.Strb)
+		}
+		if t.beat++; t.beat == b.beats {
+			t.aws, t.beat = t.aws[1:], 0
+		}
+	}
+	ne := len(r.events)
+	if r.collect(in, out, cy) {
+		active = true
+	}
+	for _, e := range r.events[ne:] {
+		if e.Kind == cycle.EvPlaced || e.Kind == cycle.EvDDPError || e.Kind == cycle.EvDelivered {
+			t.leave(e, cy)
+		}
+	}
+	return active
 }
 
 // span is a range of host octets.
@@ -357,7 +483,7 @@ func (t *topState) leave(e cycle.Event, cy uint64) {
 		return
 	}
 	for i, want := range x.data {
-		if c, ok := t.mem.Byte(x.placed.addr + uint64(i)); !ok || c != want {
+		if c, ok := t.hostByte(x.placed.addr + uint64(i)); !ok || c != want {
 			t.err = fmt.Errorf("cycle %d: PLACED of [%#x, +%d) left with host octet %#x %#02x (written %v), model %#02x",
 				cy, x.placed.addr, x.placed.n, x.placed.addr+uint64(i), c, ok, want)
 			return

@@ -46,8 +46,7 @@ type Memory struct {
 	cfg   MemoryConfig
 	rng   *rand.Rand
 	cycle uint64
-	mem   map[uint64][]byte // 4 KiB pages
-	wmask map[uint64][]bool // octets written, per page
+	mem   Sparse
 
 	bursts  []*burst            // accepted, not all beats in (AW order)
 	early   []beatData          // beats accepted before their AW
@@ -84,8 +83,6 @@ func NewMemory(cfg MemoryConfig) *Memory {
 	return &Memory{
 		cfg:     cfg,
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x6178692d6d656d)),
-		mem:     map[uint64][]byte{},
-		wmask:   map[uint64][]bool{},
 		ready:   map[uint32][]*burst{},
 		lenHist: map[int]int{},
 	}
@@ -187,7 +184,7 @@ func (m *Memory) Observe(req WriteReq) {
 		b, d := m.bursts[0], m.early[0]
 		m.early = m.early[1:]
 		if b.resp == RespOkay {
-			m.write(b.addr&^uint64(m.cfg.DataBytes-1)+uint64(b.beats*m.cfg.DataBytes), d.data, d.strb)
+			m.mem.Write(b.addr&^uint64(m.cfg.DataBytes-1)+uint64(b.beats*m.cfg.DataBytes), d.data, d.strb)
 		}
 		b.beats++
 		if b.beats == b.len {
@@ -210,39 +207,57 @@ func (m *Memory) Observe(req WriteReq) {
 	m.cycle++
 }
 
-func (m *Memory) write(addr uint64, data []byte, strb uint64) {
+// Byte returns the octet at addr and whether it was ever written.
+func (m *Memory) Byte(addr uint64) (byte, bool) { return m.mem.Byte(addr) }
+
+// Written calls f for every octet written, in no particular order.
+func (m *Memory) Written(f func(addr uint64, v byte)) { m.mem.Written(f) }
+
+// Sparse is a byte memory of 4 KiB pages that knows which octets were
+// written. The zero value is empty.
+type Sparse struct {
+	mem   map[uint64][]byte // 4 KiB pages
+	wmask map[uint64][]bool // octets written, per page
+}
+
+// Write writes the octets of data whose bit in strb is set (lane i at
+// addr+i).
+func (s *Sparse) Write(addr uint64, data []byte, strb uint64) {
+	if s.mem == nil {
+		s.mem, s.wmask = map[uint64][]byte{}, map[uint64][]bool{}
+	}
 	for i := range data {
 		if strb>>i&1 == 0 {
 			continue
 		}
 		a := addr + uint64(i)
 		page, off := a/Page, a%Page
-		p := m.mem[page]
+		p := s.mem[page]
 		if p == nil {
 			p = make([]byte, Page)
-			m.mem[page] = p
-			m.wmask[page] = make([]bool, Page)
+			s.mem[page] = p
+			s.wmask[page] = make([]bool, Page)
 		}
 		p[off] = data[i]
-		m.wmask[page][off] = true
+		s.wmask[page][off] = true
 	}
 }
 
 // Byte returns the octet at addr and whether it was ever written.
-func (m *Memory) Byte(addr uint64) (byte, bool) {
+func (s *Sparse) Byte(addr uint64) (byte, bool) {
 	page, off := addr/Page, addr%Page
-	if p := m.mem[page]; p != nil && m.wmask[page][off] {
+	if p := s.mem[page]; p != nil && s.wmask[page][off] {
 		return p[off], true
 	}
 	return 0, false
 }
 
 // Written calls f for every octet written, in no particular order.
-func (m *Memory) Written(f func(addr uint64, v byte)) {
-	for page, mask := range m.wmask {
+func (s *Sparse) Written(f func(addr uint64, v byte)) {
+	for page, mask := range s.wmask {
 		for off, w := range mask {
 			if w {
-				f(page*Page+uint64(off), m.mem[page][off])
+				f(page*Page+uint64(off), s.mem[page][off])
 			}
 		}
 	}

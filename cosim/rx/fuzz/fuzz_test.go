@@ -51,7 +51,7 @@ func TestFuzz(t *testing.T) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run TestFuzz -args -seed %d -frames %d -duration %v)",
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run '^TestFuzz$' -args -seed %d -frames %d -duration %v)",
 		seed, seed, *fuzzFrames, *fuzzDuration)
 	for _, width := range rx.Widths {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
@@ -74,6 +74,53 @@ func TestFuzz(t *testing.T) {
 				sort.Strings(os)
 				t.Logf("  %-13s %7d  %s", c, res.Counts[c], strings.Join(os, ", "))
 			}
+			require.Empty(t, res.Failures)
+		})
+	}
+}
+
+// TopSlaves are the host memories behind the IP core in TestFuzzTop, one
+// per stream in turn: long latencies with stalls on every channel and
+// responses out of order, and one that also answers a burst in a hundred
+// or so with SLVERR or DECERR.
+var TopSlaves = []rx.Slave{
+	{Latency: 16, Jitter: 48, AWStall: 0.1, WStall: 0.1, BStall: 0.1, Reorder: true},
+	{Latency: 64, Jitter: 32, AWStall: 0.3, WStall: 0.3, BStall: 0.3, Reorder: true},
+	{Latency: 4, Jitter: 24, WStall: 0.2, BStall: 0.2, Reorder: true, SlvErr: 0.005, DecErr: 0.005},
+}
+
+// CITopFrames are the mutated frames per DATA_WIDTH that `go test` runs
+// through the IP core (TestFuzzTop).
+var CITopFrames = map[int]int{64: 4000, 512: 2000}
+
+// The differential fuzzer on the IP core (mpa_rx_axi_top: the C++ AXI4
+// slave of the harness behind its master, TopSlaves in turn, the
+// configuration through the driver over AXI4-Lite) at 64 and 512 bits in
+// parallel: -frames mutated frames per width (CI: CITopFrames), or
+// -duration per width. Besides the checks of TestFuzz, every cycle of the
+// AXI4 and AXI4-Lite channels is checked, every PLACED event against the
+// bursts not yet answered and the octets in host memory, and every host
+// write error against the responses the slave gave.
+func TestFuzzTop(t *testing.T) {
+	vs := loadVectors(t)
+	seed := *fuzzSeed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run '^TestFuzzTop$' -args -seed %d -frames %d -duration %v)",
+		seed, seed, *fuzzFrames, *fuzzDuration)
+	for _, width := range []int{64, 512} {
+		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
+			t.Parallel()
+			frames := *fuzzFrames
+			if frames < 0 {
+				frames = CITopFrames[width]
+			}
+			res, err := Fuzz(Config{Width: width, Seed: seed, Vectors: vs, Frames: frames, Slaves: TopSlaves,
+				Duration: *fuzzDuration, OutDir: *fuzzOut, Log: t.Logf, MaxStream: 400, MaxFailures: *fuzzFailures})
+			require.NoError(t, err)
+			t.Logf("w%d: %d streams, %d frames (%d mutated), %d cycles, %v; withheld for known bugs: %v",
+				width, res.Streams, res.Frames, res.Counts.Mutated(), res.Cycles, res.Elapsed.Round(time.Millisecond), res.Withheld)
 			require.Empty(t, res.Failures)
 		})
 	}

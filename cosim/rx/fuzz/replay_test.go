@@ -14,7 +14,8 @@ import (
 )
 
 // Every stream the fuzzer saved in testdata is a regression test: replayed
-// through the RTL and the models at every width, it must pass; a case
+// through the RTL (mpa_rx alone, or the IP core with the case's host
+// memory when it has one) and the models at every width, it must pass; a case
 // marked Open (a bug found and not fixed yet) must still fail at the width
 // it was found at, and its known bug must still match one of its frames.
 func TestReplay(t *testing.T) {
@@ -34,7 +35,7 @@ func TestReplay(t *testing.T) {
 				s[i] = Frame{Data: f.Data, Class: c.Classes[i], Orig: c.Origs[i]}
 			}
 			for _, width := range rx.Widths {
-				_, err := RunStream(v, width, s)
+				_, err := RunStreamOn(v, width, s, c.Slave)
 				switch {
 				case c.Open == "":
 					require.NoError(t, err, "w%d", width)

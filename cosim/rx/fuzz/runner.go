@@ -107,6 +107,18 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 // it (frame by frame) that is far beyond any legitimate stall (see
 // TreadyBound for the bound under load, checked by Burst).
 func RunStream(v *vector.Vector, width int, s []Frame) (rx.Report, error) {
+	return RunStreamOn(v, width, s, nil)
+}
+
+// RunStreamOn is RunStream on mpa_rx alone (slave nil) or on the IP core
+// (rx.RunTop: mpa_rx_axi_top with host memory the AXI4 slave *slave, the
+// configuration only through the driver over AXI4-Lite, the AXI4 and
+// AXI4-Lite checkers in every cycle, every PLACED event checked against
+// the bursts not yet answered and the octets in host memory).
+func RunStreamOn(v *vector.Vector, width int, s []Frame, slave *rx.Slave) (rx.Report, error) {
+	if slave != nil {
+		return rx.RunTop(WithFrames(v, s), width, *slave, rx.Hooks{})
+	}
 	return rx.RunWith(WithFrames(v, s), width, rx.Hooks{})
 }
 
@@ -122,19 +134,21 @@ func failingFrame(err error) int {
 	return n
 }
 
-// Shrink returns a short stream that still fails, and its error: the frame
+// Shrink returns a short stream that still fails on mpa_rx alone (slave
+// nil) or on the IP core with host memory *slave (RunStreamOn), and its
+// error: the frame
 // the error names alone when that fails by itself, else the shortest prefix
 // of s (from the stream's start): the prefix up to the frame the error
 // names when that reproduces (and of it only the intact frames and the
 // failing one, when that is enough), else a binary search over prefix
 // lengths.
-func Shrink(v *vector.Vector, width int, s []Frame, err error) ([]Frame, error) {
+func Shrink(v *vector.Vector, width int, s []Frame, err error, slave *rx.Slave) ([]Frame, error) {
 	fails := func(n int) error {
-		_, err := RunStream(v, width, s[:n])
+		_, err := RunStreamOn(v, width, s[:n], slave)
 		return err
 	}
 	if k := failingFrame(err); k >= 0 && k < len(s) {
-		if _, e := RunStream(v, width, s[k:k+1]); e != nil {
+		if _, e := RunStreamOn(v, width, s[k:k+1], slave); e != nil {
 			return s[k : k+1], e
 		}
 		if e := fails(k + 1); e != nil {
@@ -147,7 +161,7 @@ func Shrink(v *vector.Vector, width int, s []Frame, err error) ([]Frame, error) 
 			}
 			t = append(t, s[k])
 			if len(t) < k+1 {
-				if _, e2 := RunStream(v, width, t); e2 != nil {
+				if _, e2 := RunStreamOn(v, width, t, slave); e2 != nil {
 					return t, e2
 				}
 			}
@@ -185,6 +199,9 @@ type Case struct {
 	// Fixed, when set, says which bug the case found and that it is fixed:
 	// the case must pass.
 	Fixed string `json:"fixed,omitempty"`
+	// Slave, when set, is the host memory of a stream that failed on the
+	// IP core (Config.Slaves): the case is replayed on the IP core.
+	Slave *rx.Slave `json:"slave,omitempty"`
 }
 
 // Save writes the stream as dir/<name>.pcap and its case as
@@ -249,6 +266,10 @@ type Config struct {
 	// MaxStream, when not zero, uses only the first MaxStream frames of a
 	// vector per stream, so that one stream (and a failing case) stays short.
 	MaxStream int
+	// Slaves, when not empty, runs the streams through the IP core
+	// (mpa_rx_axi_top) instead of mpa_rx alone: stream k with host memory
+	// Slaves[k % len(Slaves)], seeded with the stream's seed.
+	Slaves []rx.Slave
 	// OutDir receives failing streams (empty: not saved).
 	OutDir string
 	// MaxFailures stops the campaign after that many failures (default 1).
@@ -335,7 +356,13 @@ func Fuzz(cfg Config) (Result, error) {
 			m.Rate = cfg.Rate
 			m.Live = round%2 == 1
 			s := withhold(m.Stream(frames, fi), res.Withheld)
-			rep, err := RunStream(v, cfg.Width, s)
+			var slave *rx.Slave
+			if len(cfg.Slaves) > 0 {
+				sl := cfg.Slaves[res.Streams%len(cfg.Slaves)]
+				sl.Seed = seed
+				slave = &sl
+			}
+			rep, err := RunStreamOn(v, cfg.Width, s, slave)
 			for tries := 0; err != nil && tries < 50; tries++ {
 				// a failure on a frame of a known open bug: take it out, run again
 				k := failingFrame(err)
@@ -348,7 +375,7 @@ func Fuzz(cfg Config) (Result, error) {
 				}
 				res.Withheld[bug]++
 				s = append(s[:k:k], s[k+1:]...)
-				rep, err = RunStream(v, cfg.Width, s)
+				rep, err = RunStreamOn(v, cfg.Width, s, slave)
 			}
 			tally, terr := Outcomes(v, s)
 			if terr != nil {
@@ -371,8 +398,11 @@ func Fuzz(cfg Config) (Result, error) {
 			if errors.Is(err, rx.ErrStuck) {
 				logf("%s w%d seed %#x: %v", v.Setup.Name, cfg.Width, seed, err)
 			}
-			min, merr := Shrink(v, cfg.Width, s, err)
+			min, merr := Shrink(v, cfg.Width, s, err, slave)
 			name := fmt.Sprintf("%s-w%d-%016x", v.Setup.Name, cfg.Width, seed)
+			if slave != nil {
+				name = fmt.Sprintf("%s-top-w%d-%016x", v.Setup.Name, cfg.Width, seed)
+			}
 			k := failingFrame(merr)
 			if k < 0 {
 				// a stream-level error of a known bug once shrunk (the
@@ -384,7 +414,7 @@ func Fuzz(cfg Config) (Result, error) {
 					continue
 				}
 			}
-			fail := Failure{Name: name, Frame: k, Case: Case{Vector: v.Setup.Name, Width: cfg.Width, Seed: seed, Error: merr.Error()}}
+			fail := Failure{Name: name, Frame: k, Case: Case{Vector: v.Setup.Name, Width: cfg.Width, Seed: seed, Error: merr.Error(), Slave: slave}}
 			if k >= 0 && k < len(min) {
 				fail.Class, fail.Orig = min[k].Class, min[k].Orig
 			}

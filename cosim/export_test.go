@@ -1,0 +1,4 @@
+package cosim
+
+// GoRand exposes goRand to the tests.
+var GoRand = goRand
