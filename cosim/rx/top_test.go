@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/cosim/internal/axi"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/vecgen/vector"
@@ -199,6 +200,28 @@ func TestSlaveModelsAgree(t *testing.T) {
 				require.Equal(t, g.mem, c.mem)
 				t.Logf("%d cycles, %d bursts, %d beats, %d error responses, %d host octets", c.rep.Cycles,
 					c.stats[0], c.stats[1], c.stats[3], len(c.mem))
+			})
+		}
+	}
+}
+
+// The cost of an idle cycle of the receiver's models, mpa_rx alone and
+// the IP core, at 64 and 512 bits, stepped in batches of 64 with no
+// partner (ns/cycle): the IP core's tests are bound by it, not by the
+// cgo calls or the Go checks.
+func BenchmarkIdleCycle(b *testing.B) {
+	for _, width := range []int{64, 512} {
+		for _, variant := range []string{fmt.Sprintf("mpa_rx_w%d", width), TopVariant(width)} {
+			b.Run(variant, func(b *testing.B) {
+				s, err := cosim.Open(variant)
+				require.NoError(b, err)
+				defer s.Close()
+				s.Reset(4)
+				in, out := s.NewIn(64), s.NewOut(64)
+				b.ResetTimer()
+				for i := 0; i < b.N; i += 64 {
+					s.Step(64, in, out)
+				}
 			})
 		}
 	}
