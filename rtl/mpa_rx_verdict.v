@@ -451,8 +451,39 @@ always @* begin
     end
 end
 
+// The decision (golden/fastpath's rules, docs/design.md section 5.2), at
+// the verdict record: a frame is placed only when it is TCP, not dropped,
+// of a matched connection set up in full, without error and not owned by
+// software, has no SYN, FIN or RST, has a payload of whole words whose
+// FPDUs are whole, on the marker grid, every CRC and marker check right
+// and no ULPDU shorter than 14 (so nothing is placed from a frame with a
+// failed record); dropped exactly when the parser or the ingress dropped
+// it; an exception always carries a reason, and one of a matched, set-up
+// connection hands the connection to software (a context write with
+// SW_OWNED).
+wire [1:0] f_vd = vq_data[VQ_VERDICT +: VQ_VERDICT_W];
+wire       f_conn_ok = i_class != CLASS_DROP && i_class != CLASS_NOT_TCP && !i_over && i_match &&
+                       c_full && !c_err && !c_sw;
+always @* begin
+    if (!rst && vq_valid) begin
+        if (f_vd == VERDICT_PLACE) begin
+            assert (f_conn_ok);
+            assert (i_flags[2:0] == 3'b000 && i_plen != 16'd0 && i_plen[1:0] == 2'd0);
+            assert (s_checks && s_whole && s_grid && !s_small);
+        end
+        assert ((f_vd == VERDICT_DROP) == (i_class == CLASS_DROP || i_over));
+        if (f_vd == VERDICT_EXC) begin
+            assert (vq_data[VQ_REASON +: VQ_REASON_W] != REASON_NONE);
+            if (f_conn_ok)
+                assert (ctx_wr_valid && ctx_wr_data[CTX_SW_OWNED]);
+        end
+    end
+end
+
 always @* begin
     if (!rst) begin
+        cover (vq_valid && f_vd == VERDICT_PLACE);
+        cover (vq_valid && f_vd == VERDICT_EXC && f_conn_ok);
         cover (sum_valid && !v0_byp && sq_valid);
         cover (v0_hazard && (f_pend != 8'd0 || sum_valid));
         cover (f_pend == DEPTH);
