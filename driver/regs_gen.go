@@ -53,7 +53,7 @@ const (
 	// IDValue is what RegID reads.
 	IDValue = 0x4d505258
 	// Version is the register map version the driver speaks.
-	Version = 0x00010100
+	Version = 0x00010200
 	// CfgDataWords is the number of CFG_DATA staging registers.
 	CfgDataWords = 12
 )

@@ -224,12 +224,13 @@ assign cfg_ready = !vd_busy && !ddp_busy;
 wire cfg_ok = cfg_valid && cfg_ready;
 mpa_rx_ctx #(.CONN_COUNT(CONN_COUNT), .IDX_BITS(IDX_BITS)) ctx (
     .clk(clk), .rst(rst),
-    .lk_valid(beat_ok && tuple_done), .lk_src_ip(src_ip_now), .lk_dst_ip(dst_ip_now),
-    .lk_src_port(src_port_now), .lk_dst_port(dst_port_now),
+    .lk_valid(beat_ok && tuple_done), .lk_src_ip({80'd0, 16'hffff, src_ip_now}),
+    .lk_dst_ip({80'd0, 16'hffff, dst_ip_now}), .lk_src_port(src_port_now), .lk_dst_port(dst_port_now), .lk_v6(1'b0),
     .res_valid(lk_valid), .res_match(lk_match), .res_idx(lk_idx), .res_ent(lk_ent),
     .rd_idx(vd_rd_idx), .rd_ent(vd_rd_ent),
     .wr_valid(vd_wr_valid), .wr_idx(vd_wr_idx), .wr_data(vd_wr_data),
-    .cfg_valid(cfg_ok && cfg_op == CFG_OP_CTX), .cfg_idx(cfg_index[IDX_BITS-1:0]), .cfg_data(cfg_data)
+    .cfg_valid(cfg_ok && cfg_op == CFG_OP_CTX), .cfg_a6_valid(cfg_ok && cfg_op == CFG_OP_ADDR6),
+    .cfg_idx(cfg_index[IDX_BITS-1:0]), .cfg_data(cfg_data)
 );
 
 // ------------------------------------------------------------------ walker

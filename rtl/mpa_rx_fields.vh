@@ -21,7 +21,9 @@
 // cfg_data of a context write (cfg_op 0), and the verdict's context update.
 // Producer: software through the configuration port, and the verdict.
 // Consumers: the context lookup and the verdict (each keeps its own copy of
-// the fields it reads).
+// the fields it reads). The addresses of an IPv4 half connection are
+// SRC_IP and DST_IP; an IPv6 one has V6 set and its two 128-bit addresses
+// written before (cfg_op 4, ADDR6_*), SRC_IP and DST_IP unused.
 localparam CTX_W = 384;
 localparam CTX_VALID = 0;
 localparam CTX_FULL = 1;
@@ -35,6 +37,7 @@ localparam CTX_STREAM = 8;
 localparam CTX_STREAM_W = 12;
 localparam CTX_DDP_VER = 20;
 localparam CTX_DDP_VER_W = 2;
+localparam CTX_V6 = 22;
 localparam CTX_SEQ_START = 32;
 localparam CTX_SEQ_START_W = 32;
 localparam CTX_RCV_NXT = 64;
@@ -58,7 +61,7 @@ localparam CTX_R1_END_W = 32;
 
 // ------------------------------------------------------------ configuration port
 // cfg_op codes and the port's widths. Producer: software. Consumers: the
-// context table (op 0, mpa_rx_ctx) and the DDP tables (ops 1-3,
+// context table (ops 0 and 4, mpa_rx_ctx) and the DDP tables (ops 1-3,
 // mpa_rx_ddp).
 localparam CFG_OP_W = 3;
 localparam CFG_INDEX_W = 16;
@@ -67,6 +70,17 @@ localparam [2:0] CFG_OP_CTX = 3'd0;
 localparam [2:0] CFG_OP_STAG = 3'd1;
 localparam [2:0] CFG_OP_POST = 3'd2;
 localparam [2:0] CFG_OP_MSN = 3'd3;
+localparam [2:0] CFG_OP_ADDR6 = 3'd4;
+
+// ------------------------------------------------------------ IPv6 addresses
+// cfg_data of an address write (cfg_op 4; cfg_index unused): the source
+// and destination addresses of the next context write with CTX_V6, each
+// as a 128-bit number (the address's first octet in the top 8 bits).
+// Producer: software. Consumer: mpa_rx_ctx (a staging register).
+localparam ADDR6_SRC = 0;
+localparam ADDR6_SRC_W = 128;
+localparam ADDR6_DST = 128;
+localparam ADDR6_DST_W = 128;
 
 // ------------------------------------------------------------ STag entry
 // cfg_data of an STag write (cfg_op 1; cfg_index is the STag's index

@@ -48,7 +48,7 @@ const (
 	// IDValue is what the ID register reads: "MPRX".
 	IDValue = 0x4d505258
 	// Version is the register map's version, major << 16 | minor << 8 | patch.
-	Version = 0x00010100
+	Version = 0x00010200
 	// CfgDataWords is the number of 32-bit staging registers of the
 	// 384-bit configuration word.
 	CfgDataWords = 12
@@ -64,7 +64,8 @@ const (
 	OpSTag    = 1 // an STag entry, CFG_INDEX the STag's index
 	OpPost    = 2 // a posted receive buffer, CFG_INDEX the context slot
 	OpMSN     = 3 // a queue's current MSN, CFG_INDEX the context slot
-	NumOps    = 4
+	OpAddr6   = 4 // the two IPv6 addresses of the next context write with CTX_V6 (CFG_INDEX unused)
+	NumOps    = 5
 )
 
 // Regs are the registers, in offset order.

@@ -31,6 +31,7 @@ const (
 	CtxStreamW   = 12
 	CtxDDPVer    = 20
 	CtxDDPVerW   = 2
+	CtxV6        = 22
 	CtxSeqStart  = 32
 	CtxSeqStartW = 32
 	CtxRcvNxt    = 64
@@ -56,6 +57,12 @@ const (
 	CfgOpW    = 3
 	CfgIndexW = 16
 	CfgDataW  = 384
+
+	// IPv6 addresses (cfg_op 4)
+	Addr6Src  = 0
+	Addr6SrcW = 128
+	Addr6Dst  = 128
+	Addr6DstW = 128
 
 	// STag entry
 	STagValid   = 0
