@@ -130,6 +130,9 @@ localparam [1:0] DROP_FCS = 2'd0;
 localparam [1:0] DROP_MALFORMED = 2'd1;
 localparam [1:0] DROP_IP_CSUM = 2'd2;
 localparam [1:0] DROP_TCP_CSUM = 2'd3;
+// f_drop of a NOT_TCP frame: why software gets it
+localparam [1:0] NOT_TCP_OTHER = 2'd0;      // not IP/TCP, an IPv4 fragment
+localparam [1:0] NOT_TCP_IPV6_EXT = 2'd1;   // an IPv6 extension header (REASON_IPV6_EXT)
 
 // ------------------------------------------------------------ frame record, parser part
 // One per frame, queued at the parser's f_valid. Producer: mpa_rx_parse
@@ -374,6 +377,7 @@ localparam [3:0] REASON_UNALIGNED = 4'd6;
 localparam [3:0] REASON_OOO = 4'd7;
 localparam [3:0] REASON_RANGES_FULL = 4'd8;
 localparam [3:0] REASON_MPA_CHECK = 4'd9;
+localparam [3:0] REASON_IPV6_EXT = 4'd10;
 // DDP error kinds (DDP_ERROR event; golden/ddp Kind)
 localparam [3:0] DDP_KIND_SHORT = 4'd1;
 localparam [3:0] DDP_KIND_INV_STAG = 4'd2;

@@ -102,6 +102,9 @@ const (
 	DropMalformed = 1
 	DropIPCsum    = 2
 	DropTCPCsum   = 3
+	// the drop field of a NOT_TCP frame
+	NotTCPOther   = 0 // not IP/TCP, an IPv4 fragment (reason NotTCP)
+	NotTCPIPv6Ext = 1 // an IPv6 extension header (reason IPv6Ext)
 
 	// frame record, parser part
 	FRPW      = 60
