@@ -661,10 +661,11 @@ always @(posedge clk) begin
         r3_end <= 1'b0;
 end
 
-// R4: the frame length in octets.
+// R4: the frame length in octets; the ends of the IP header (IPv4's
+// shortest, IPv6's fixed one) and of the IP datagram (17 bits).
 reg        r4_end, r4_vlan, r4_nonip, r4_bad_ip, r4_other, r4_bad_tcp, r4_v6, r4_ext;
 reg [CNT_BITS-1:0] r4_flen;
-reg [15:0] r4_tlen;
+reg [CNT_BITS:0]   r4_iphdr, r4_ipend;
 reg [18:0] r4_ps;
 reg [31:0] r4_seq;
 reg [7:0]  r4_flags;
@@ -673,7 +674,8 @@ always @(posedge clk) begin
     r4_end <= r3_end; r4_vlan <= r3_vlan; r4_nonip <= r3_nonip; r4_bad_ip <= r3_bad_ip;
     r4_other <= r3_other; r4_bad_tcp <= r3_bad_tcp; r4_v6 <= r3_v6; r4_ext <= r3_ext;
     r4_flen <= {r3_k0, 2'b00} + {8'd0, r3_cnt};
-    r4_tlen <= r3_tlen;
+    r4_iphdr <= r3_v6 ? (r3_vlan ? 17'd58 : 17'd54) : (r3_vlan ? 17'd38 : 17'd34);
+    r4_ipend <= (r3_v6 ? (r3_vlan ? 17'd58 : 17'd54) : (r3_vlan ? 17'd18 : 17'd14)) + {1'b0, r3_tlen};
     r4_ps <= r3_ps;
     r4_seq <= r3_seq; r4_flags <= r3_flags; r4_plen <= r3_plen;
     if (rst)
@@ -685,8 +687,6 @@ end
 // IPv4 checksum, then other (NOT_TCP), then bad TCP header, then TCP
 // checksum. An IPv6 extension header first (golden/fastpath: before any
 // test but the frame's length).
-wire [CNT_BITS-1:0] r4_ipoff = r4_vlan ? 16'd18 : 16'd14;
-wire [CNT_BITS:0]   r4_iphdr = {1'b0, r4_ipoff} + (r4_v6 ? 17'd40 : 17'd20);   // the fixed header's end
 reg        r5_end;
 reg        r5_short, r5_shorttag, r5_nonip, r5_badip, r5_other, r5_bad_tcp, r5_v6, r5_ext;
 reg [18:0] r5_ps;
@@ -698,8 +698,7 @@ always @(posedge clk) begin
     r5_short <= r4_flen < 16'd14;
     r5_shorttag <= r4_vlan && r4_flen < 16'd18;
     r5_nonip <= r4_nonip;
-    r5_badip <= {1'b0, r4_flen} < r4_iphdr || r4_bad_ip ||
-                {1'b0, r4_flen} < (r4_v6 ? r4_iphdr : {1'b0, r4_ipoff}) + {1'b0, r4_tlen};
+    r5_badip <= {1'b0, r4_flen} < r4_iphdr || r4_bad_ip || {1'b0, r4_flen} < r4_ipend;
     r5_other <= r4_other; r5_bad_tcp <= r4_bad_tcp; r5_v6 <= r4_v6;
     r5_ext <= r4_ext && {1'b0, r4_flen} >= r4_iphdr;
     r5_ps <= r4_ps;
