@@ -85,7 +85,7 @@ var Regs = []Reg{
 	{Name: "AXI_MAX_BURSTS", Offset: 0x030, Access: RO, Param: "AXI_MAX_BURSTS", Doc: "bursts the AXI4 master keeps outstanding at most"},
 	{Name: "COUNTER_WIDTH", Offset: 0x034, Access: RO, Param: "COUNTER_WIDTH", Doc: "bits of each event counter (the rest of its 64 read as 0)"},
 	{Name: "CFG_INDEX", Offset: 0x040, Access: RW, Doc: "[15:0] the configuration write's index (cfg_index)"},
-	{Name: "CFG_CMD", Offset: 0x044, Access: RW, Doc: "a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-3; 4-7 answer SLVERR and send nothing); " +
+	{Name: "CFG_CMD", Offset: 0x044, Access: RW, Doc: "a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-4; 5-7 answer SLVERR and send nothing); " +
 		"its write response comes once the receiver took the word, and CFG_DATA0-11 are then zero; reads the last operation"},
 	{Name: "CFG_STATUS", Offset: 0x048, Access: RO, Doc: "[31:16] words sent (modulo 2^16), [0] a word waits for the receiver"},
 	{Name: "CNT_CTRL", Offset: 0x04c, Access: WO, Doc: "writing 1 to [0] clears every counter"},
