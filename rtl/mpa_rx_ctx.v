@@ -324,7 +324,8 @@ always @* begin
     f_vd_mask[CTX_R1_END +: CTX_R1_END_W] = {CTX_R1_END_W{1'b1}};
 end
 
-// the last address write, and the key of a configuration write
+// the last address write (the staging register is asserted to hold it
+// from the first cycle on), and the key of a configuration write
 reg [255:0] f_a6;
 always @(posedge clk) begin
     if (cfg_a6_valid)
@@ -333,8 +334,8 @@ always @(posedge clk) begin
         f_a6 <= 256'd0;
 end
 wire [KEY_W-1:0] f_cfg_key = {cfg_data[CTX_V6], cfg_data[CTX_DST_PORT +: 16], cfg_data[CTX_SRC_PORT +: 16],
-    cfg_data[CTX_V6] ? f_a6[ADDR6_DST +: 128] : {80'd0, 16'hffff, cfg_data[CTX_DST_IP +: 32]},
-    cfg_data[CTX_V6] ? f_a6[ADDR6_SRC +: 128] : {80'd0, 16'hffff, cfg_data[CTX_SRC_IP +: 32]}};
+    cfg_data[CTX_V6] ? a6_dst : {80'd0, 16'hffff, cfg_data[CTX_DST_IP +: 32]},
+    cfg_data[CTX_V6] ? a6_src : {80'd0, 16'hffff, cfg_data[CTX_SRC_IP +: 32]}};
 
 // the modelled slot: the last entry written to each copy (known once written)
 reg             f_lk_known = 1'b0, f_vd_known = 1'b0;
