@@ -104,10 +104,10 @@ func (d *Driver) Version() uint32 { return d.version }
 
 // Config sends one configuration word: the non-zero 32-bit words of data
 // to the staging registers (which are zero after every command), the
-// index, then the operation (cycle.OpContext, OpSTag, OpPost or OpMSN).
-// It returns once the receiver took the word.
+// index, then the operation (cycle.OpContext, OpSTag, OpPost, OpMSN or
+// OpAddr6). It returns once the receiver took the word.
 func (d *Driver) Config(op, index int, data cycle.CfgData) error {
-	if op < 0 || op > cycle.OpMSN {
+	if op < 0 || op > cycle.OpAddr6 {
 		return fmt.Errorf("driver: configuration operation %d", op)
 	}
 	if index < 0 || index > 0xffff {
@@ -134,9 +134,15 @@ func (d *Driver) Config(op, index int, data cycle.CfgData) error {
 // Slot returns the context slot of a half connection.
 func (d *Driver) Slot(t wire.FourTuple) int { return fastpath.Index(t, d.params.ConnCount) }
 
-// WriteContext programs the context of half connection t in its slot.
+// WriteContext programs the context of half connection t in its slot: one
+// configuration word, or for IPv6 two (the addresses, then the context).
 func (d *Driver) WriteContext(t wire.FourTuple, c fastpath.Context) error {
-	return d.Config(cycle.OpContext, d.Slot(t), cycle.EncodeContext(t, c))
+	for _, w := range cycle.EncodeContextWrites(t, c, d.Slot(t)) {
+		if err := d.Config(w.Op, w.Index, w.Data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ClearContext writes an invalid entry to a context slot.

@@ -52,9 +52,9 @@ func TestOpenReadsParams(t *testing.T) {
 // The op codes of the map, of the configuration port's encoders and of
 // the driver are one set.
 func TestOpCodes(t *testing.T) {
-	require.Equal(t, []int{regmap.OpContext, regmap.OpSTag, regmap.OpPost, regmap.OpMSN},
-		[]int{cycle.OpContext, cycle.OpSTag, cycle.OpPost, cycle.OpMSN})
-	require.Equal(t, regmap.NumOps, cycle.OpMSN+1)
+	require.Equal(t, []int{regmap.OpContext, regmap.OpSTag, regmap.OpPost, regmap.OpMSN, regmap.OpAddr6},
+		[]int{cycle.OpContext, cycle.OpSTag, cycle.OpPost, cycle.OpMSN, cycle.OpAddr6})
+	require.Equal(t, regmap.NumOps, cycle.OpAddr6+1)
 }
 
 // Every write sends the encoder's word to the slot or index the receiver
@@ -90,6 +90,24 @@ func TestConfigWrites(t *testing.T) {
 	require.False(t, busy)
 	// round trip through the decoders
 	require.Equal(t, cycle.Entry{Valid: true, Tuple: tp, Ctx: ctx}, cycle.DecodeContext((*got)[0].data))
+}
+
+// An IPv6 context is two words: the addresses, then the context with
+// CTX_V6, both to the half connection's slot; the model's decoder takes
+// the tuple back from the two.
+func TestWriteContextIPv6(t *testing.T) {
+	d, _, got := open(t)
+	tp := wire.FourTuple{SrcIP: wire.Addr(netip.MustParseAddr("2001:db8::1").As16()),
+		DstIP: wire.Addr(netip.MustParseAddr("2001:db8::2").As16()), SrcPort: 4000, DstPort: 5000}
+	ctx := fastpath.Context{Full: true, RcvNxt: 99}
+	require.NoError(t, d.WriteContext(tp, ctx))
+	require.Len(t, *got, 2)
+	slot := fastpath.Index(tp, params.ConnCount)
+	require.Equal(t, cfgWrite{cycle.OpAddr6, slot, cycle.EncodeAddr6(tp.SrcIP, tp.DstIP)}, (*got)[0])
+	require.Equal(t, cycle.OpContext, (*got)[1].op)
+	require.Equal(t, slot, (*got)[1].index)
+	src, dst := cycle.DecodeAddr6((*got)[0].data)
+	require.Equal(t, cycle.Entry{Valid: true, Tuple: tp, Ctx: ctx}, cycle.DecodeContext6((*got)[1].data, src, dst))
 }
 
 // Apply makes the writes of the software model through the same encoders.
@@ -178,7 +196,7 @@ func TestErrors(t *testing.T) {
 	require.ErrorContains(t, err, "identification")
 
 	d, b, _ := open(t)
-	require.Error(t, d.Config(4, 0, cycle.CfgData{}))
+	require.Error(t, d.Config(cycle.OpAddr6+1, 0, cycle.CfgData{}))
 	require.Error(t, d.Config(0, 1<<16, cycle.CfgData{}))
 	var se *regblock.ErrSlvErr
 	require.True(t, errors.As(b.Write32(driver.RegID, 1), &se), "write to a read-only register")

@@ -34,7 +34,7 @@ const (
 	RegCounterWidth = 0x034
 	// RegCfgIndex: [15:0] the configuration write's index (cfg_index).
 	RegCfgIndex = 0x040
-	// RegCfgCmd: a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-3; 4-7 answer SLVERR and send nothing); its write response comes once the receiver took the word, and CFG_DATA0-11 are then zero; reads the last operation.
+	// RegCfgCmd: a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-4; 5-7 answer SLVERR and send nothing); its write response comes once the receiver took the word, and CFG_DATA0-11 are then zero; reads the last operation.
 	RegCfgCmd = 0x044
 	// RegCfgStatus: [31:16] words sent (modulo 2^16), [0] a word waits for the receiver.
 	RegCfgStatus = 0x048
@@ -53,7 +53,7 @@ const (
 	// IDValue is what RegID reads.
 	IDValue = 0x4d505258
 	// Version is the register map version the driver speaks.
-	Version = 0x00010100
+	Version = 0x00010200
 	// CfgDataWords is the number of CFG_DATA staging registers.
 	CfgDataWords = 12
 )

@@ -184,9 +184,10 @@ mpa_rx_fifo #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1), .DEPTH(FIFO_DEPTH)) frame_fif
 // ------------------------------------------------------------------ parser
 wire [DATA_WIDTH-1:0] w_data;
 wire [WPB-1:0]        w_pmask;
-wire [31:0] src_ip_now, dst_ip_now, seq_now;
+wire [127:0] src_ip_now, dst_ip_now;
+wire [31:0] seq_now;
 wire [15:0] src_port_now, dst_port_now;
-wire        tuple_done;
+wire        tuple_done, v6_now;
 wire        prs_valid;
 wire [1:0]  prs_class, prs_drop;
 wire [31:0] prs_seq;
@@ -196,7 +197,8 @@ mpa_rx_parse #(.DATA_WIDTH(DATA_WIDTH)) parse (
     .clk(clk), .rst(rst),
     .in_data(s_axis_tdata), .in_keep(s_axis_tkeep), .in_valid(beat_ok), .in_last(s_axis_tlast),
     .w_data(w_data), .w_pmask(w_pmask),
-    .src_ip_now(src_ip_now), .dst_ip_now(dst_ip_now), .src_port_now(src_port_now), .dst_port_now(dst_port_now),
+    .src_ip_now(src_ip_now), .dst_ip_now(dst_ip_now), .v6_now(v6_now), .src_port_now(src_port_now),
+    .dst_port_now(dst_port_now),
     .seq_now(seq_now), .tuple_done(tuple_done),
     .f_valid(prs_valid), .f_class(prs_class), .f_drop(prs_drop), .f_seq(prs_seq), .f_flags(prs_flags),
     .f_plen(prs_plen)
@@ -225,11 +227,12 @@ wire cfg_ok = cfg_valid && cfg_ready;
 mpa_rx_ctx #(.CONN_COUNT(CONN_COUNT), .IDX_BITS(IDX_BITS)) ctx (
     .clk(clk), .rst(rst),
     .lk_valid(beat_ok && tuple_done), .lk_src_ip(src_ip_now), .lk_dst_ip(dst_ip_now),
-    .lk_src_port(src_port_now), .lk_dst_port(dst_port_now),
+    .lk_src_port(src_port_now), .lk_dst_port(dst_port_now), .lk_v6(v6_now),
     .res_valid(lk_valid), .res_match(lk_match), .res_idx(lk_idx), .res_ent(lk_ent),
     .rd_idx(vd_rd_idx), .rd_ent(vd_rd_ent),
     .wr_valid(vd_wr_valid), .wr_idx(vd_wr_idx), .wr_data(vd_wr_data),
-    .cfg_valid(cfg_ok && cfg_op == CFG_OP_CTX), .cfg_idx(cfg_index[IDX_BITS-1:0]), .cfg_data(cfg_data)
+    .cfg_valid(cfg_ok && cfg_op == CFG_OP_CTX), .cfg_a6_valid(cfg_ok && cfg_op == CFG_OP_ADDR6),
+    .cfg_idx(cfg_index[IDX_BITS-1:0]), .cfg_data(cfg_data)
 );
 
 // ------------------------------------------------------------------ walker

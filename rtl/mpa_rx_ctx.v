@@ -8,20 +8,31 @@
  * with its two read ports, the lookup and the verdict's read.
  *
  * A half connection's entry is at (h[15:0]) mod CONN_COUNT, with
- * x = src ^ rotl8(dst) ^ {sport, dport} and h = x[31:16] ^ x[15:0]
- * (golden/fastpath Index; the rotation keeps the two halves of a
- * connection apart). The table is kept twice, each copy with only the
- * fields its reader uses: the lookup copy valid, markers, CRC, SeqStart,
- * the 4-tuple and the DDP stream and version (145 bits); the verdict copy
- * the flags, rcv_nxt and the two out-of-order ranges (168 bits). Both are
- * written by every write. Entries are context entries (CTX_* in
- * mpa_rx_fields.vh); an output entry holds its copy's fields and zeros.
+ * x = f(src) ^ rotl8(f(dst)) ^ {sport, dport}, h = x[31:16] ^ x[15:0], and
+ * f(a) the low 32 bits of an IPv4 address (lk_v6 low), the XOR of the four
+ * 32-bit words of an IPv6 one (golden/fastpath Index; the rotation keeps
+ * the two halves of a connection apart). The addresses are 128 bits, an
+ * IPv4 one in its IPv4-mapped form ::ffff:a.b.c.d. The table is kept
+ * twice, each copy with only the fields its reader uses: the lookup copy
+ * valid, markers, CRC, SeqStart, the DDP stream and version (48 bits) and
+ * the key, the IPv6 bit, the two addresses and ports (289 bits); the
+ * verdict copy the flags, rcv_nxt and the two out-of-order ranges (168
+ * bits). Both are written by every configuration write, the verdict copy
+ * also by the verdict's. Entries are context entries (CTX_* in
+ * mpa_rx_fields.vh); an output entry holds its copy's fields and zeros (the
+ * lookup's no key).
  *
- * Lookup: lk_valid with the 4-tuple in cycle t (the beat that completes
- * it); the tuple is registered, hashed and the lookup copy read in t + 1;
- * res_valid in t + 2 with res_match (valid and the tuple equal),
- * res_idx and res_ent. A configuration write in t + 1 to the slot read is
- * forwarded.
+ * Configuration: an address write (cfg_a6_valid, op 4: ADDR6_SRC and
+ * ADDR6_DST of cfg_data) loads a staging register; a context write with
+ * CTX_V6 takes the key's addresses from it, one without from the 32-bit
+ * CTX_SRC_IP and CTX_DST_IP (IPv4-mapped).
+ *
+ * Lookup: lk_valid with the key (addresses, ports, lk_v6) in cycle t (the
+ * beat that completes it); the key is registered, hashed and the lookup
+ * copy read in t + 1, the key compared with a configuration write of t + 1
+ * to the slot read (forwarded); res_valid in t + 2 with res_match (valid
+ * and the key equal: the stored entry's compare and the forwarded one's,
+ * then the choice), res_idx and res_ent.
  * Verdict read: rd_idx in cycle t (V0), rd_ent in t + 1 (V1), a write of
  * cycle t to that slot forwarded.
  * Writes: the verdict's (wr_valid, V2) or else a configuration write
@@ -38,10 +49,11 @@ module mpa_rx_ctx #(
 
     // lookup
     input  wire                lk_valid,
-    input  wire [31:0]         lk_src_ip,
-    input  wire [31:0]         lk_dst_ip,
+    input  wire [127:0]        lk_src_ip,
+    input  wire [127:0]        lk_dst_ip,
     input  wire [15:0]         lk_src_port,
     input  wire [15:0]         lk_dst_port,
+    input  wire                lk_v6,
     output reg                 res_valid,
     output wire                res_match,
     output reg  [IDX_BITS-1:0] res_idx,
@@ -56,6 +68,7 @@ module mpa_rx_ctx #(
     input  wire [IDX_BITS-1:0] wr_idx,
     input  wire [383:0]        wr_data,
     input  wire                cfg_valid,
+    input  wire                cfg_a6_valid,
     input  wire [IDX_BITS-1:0] cfg_idx,
     input  wire [383:0]        cfg_data
 );
@@ -85,16 +98,22 @@ end
 endgenerate
 
 // ------------------------------------------------------------------ copies
-// Lookup copy: {DDP version, stream, the 4-tuple, SeqStart, CRC, markers, valid}
+// Lookup copy: {key, DDP version, stream, SeqStart, CRC, markers, valid}
 localparam LK_VALID = 0;
 localparam LK_MARKERS = 1;
 localparam LK_CRC = 2;
 localparam LK_SEQ_START = 3;
-localparam LK_TUPLE = LK_SEQ_START + CTX_SEQ_START_W;        // CTX_SRC_IP .. CTX_DST_PORT
-localparam TUPLE_W = CTX_DST_PORT + CTX_DST_PORT_W - CTX_SRC_IP;
-localparam LK_STREAM = LK_TUPLE + TUPLE_W;                    // CTX_STREAM, CTX_DDP_VER
+localparam LK_STREAM = LK_SEQ_START + CTX_SEQ_START_W;        // CTX_STREAM, CTX_DDP_VER
 localparam STREAM_VER_W = CTX_DDP_VER + CTX_DDP_VER_W - CTX_STREAM;
-localparam LK_W = LK_STREAM + STREAM_VER_W;
+localparam LK_KEY = LK_STREAM + STREAM_VER_W;
+// the key: {v6, dport, sport, dst, src}
+localparam K_SRC = 0;
+localparam K_DST = 128;
+localparam K_SPORT = 256;
+localparam K_DPORT = 272;
+localparam K_V6 = 288;
+localparam KEY_W = 289;
+localparam LK_W = LK_KEY + KEY_W;
 // Verdict copy: {ranges, rcv_nxt, flags}
 localparam VD_FLAGS = 0;                                       // CTX_VALID .. CTX_R1_VALID
 localparam FLAGS_W = CTX_R1_VALID + 1;
@@ -103,16 +122,40 @@ localparam VD_RANGES = VD_RCV_NXT + CTX_RCV_NXT_W;            // CTX_R0_START ..
 localparam RANGES_W = CTX_R1_END + CTX_R1_END_W - CTX_R0_START;
 localparam VD_W = VD_RANGES + RANGES_W;
 
+// the IPv4-mapped form of an IPv4 address
+function [127:0] mapped(input [31:0] a);
+    mapped = {80'd0, 16'hffff, a};
+endfunction
+
+// the staged IPv6 addresses (address writes)
+reg [127:0] a6_src, a6_dst;
+always @(posedge clk) begin
+    if (cfg_a6_valid) begin
+        a6_src <= cfg_data[ADDR6_SRC +: ADDR6_SRC_W];
+        a6_dst <= cfg_data[ADDR6_DST +: ADDR6_DST_W];
+    end
+    if (rst) begin
+        a6_src <= 128'd0;
+        a6_dst <= 128'd0;
+    end
+end
+
 /* verilator lint_off UNUSEDSIGNAL */
-function [LK_W-1:0] lk_pack(input [383:0] x);
+// the lookup copy of a context write, its key's addresses staged (CTX_V6)
+// or IPv4-mapped
+function [LK_W-1:0] lk_pack(input [383:0] x, input [127:0] s6, input [127:0] d6);
     begin
         lk_pack = {LK_W{1'b0}};
         lk_pack[LK_VALID] = x[CTX_VALID];
         lk_pack[LK_MARKERS] = x[CTX_MARKERS];
         lk_pack[LK_CRC] = x[CTX_CRC];
         lk_pack[LK_SEQ_START +: CTX_SEQ_START_W] = x[CTX_SEQ_START +: CTX_SEQ_START_W];
-        lk_pack[LK_TUPLE +: TUPLE_W] = x[CTX_SRC_IP +: TUPLE_W];
         lk_pack[LK_STREAM +: STREAM_VER_W] = x[CTX_STREAM +: STREAM_VER_W];
+        lk_pack[LK_KEY + K_SRC +: 128] = x[CTX_V6] ? s6 : mapped(x[CTX_SRC_IP +: 32]);
+        lk_pack[LK_KEY + K_DST +: 128] = x[CTX_V6] ? d6 : mapped(x[CTX_DST_IP +: 32]);
+        lk_pack[LK_KEY + K_SPORT +: 16] = x[CTX_SRC_PORT +: 16];
+        lk_pack[LK_KEY + K_DPORT +: 16] = x[CTX_DST_PORT +: 16];
+        lk_pack[LK_KEY + K_V6] = x[CTX_V6];
     end
 endfunction
 function [VD_W-1:0] vd_pack(input [383:0] x);
@@ -123,7 +166,7 @@ function [VD_W-1:0] vd_pack(input [383:0] x);
         vd_pack[VD_RANGES +: RANGES_W] = x[CTX_R0_START +: RANGES_W];
     end
 endfunction
-/* verilator lint_on UNUSEDSIGNAL */
+// the lookup copy's fields but the key
 function [383:0] lk_unpack(input [LK_W-1:0] y);
     begin
         lk_unpack = 384'd0;
@@ -131,10 +174,10 @@ function [383:0] lk_unpack(input [LK_W-1:0] y);
         lk_unpack[CTX_MARKERS] = y[LK_MARKERS];
         lk_unpack[CTX_CRC] = y[LK_CRC];
         lk_unpack[CTX_SEQ_START +: CTX_SEQ_START_W] = y[LK_SEQ_START +: CTX_SEQ_START_W];
-        lk_unpack[CTX_SRC_IP +: TUPLE_W] = y[LK_TUPLE +: TUPLE_W];
         lk_unpack[CTX_STREAM +: STREAM_VER_W] = y[LK_STREAM +: STREAM_VER_W];
     end
 endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 function [383:0] vd_unpack(input [VD_W-1:0] y);
     begin
         vd_unpack = 384'd0;
@@ -148,12 +191,16 @@ reg [LK_W-1:0] ctx_lk [0:CONN_COUNT-1];
 reg [VD_W-1:0] ctx_vd [0:CONN_COUNT-1];
 
 /* verilator lint_off UNUSEDSIGNAL */
-function [IDX_BITS-1:0] ctx_hash(input [TUPLE_W-1:0] t);
-    reg [31:0] x;
+// an address folded to 32 bits: IPv4 its low word, IPv6 the XOR of its words
+function [31:0] fold32(input [127:0] a, input v6);
+    fold32 = v6 ? a[127:96] ^ a[95:64] ^ a[63:32] ^ a[31:0] : a[31:0];
+endfunction
+function [IDX_BITS-1:0] ctx_hash(input [KEY_W-1:0] k);
+    reg [31:0] x, fd;
     reg [15:0] h;
     begin
-        x = t[CTX_SRC_IP - CTX_SRC_IP +: 32] ^ {t[CTX_DST_IP - CTX_SRC_IP +: 24], t[CTX_DST_IP - CTX_SRC_IP + 24 +: 8]} ^
-            {t[CTX_SRC_PORT - CTX_SRC_IP +: 16], t[CTX_DST_PORT - CTX_SRC_IP +: 16]};
+        fd = fold32(k[K_DST +: 128], k[K_V6]);
+        x = fold32(k[K_SRC +: 128], k[K_V6]) ^ {fd[23:0], fd[31:24]} ^ {k[K_SPORT +: 16], k[K_DPORT +: 16]};
         h = x[31:16] ^ x[15:0];
         ctx_hash = h[IDX_BITS-1:0];
     end
@@ -164,47 +211,50 @@ endfunction
 wire                ctx_we = wr_valid || cfg_valid;
 wire [IDX_BITS-1:0] ctx_widx = wr_valid ? wr_idx : cfg_idx;
 wire [383:0]        ctx_wdata = wr_valid ? wr_data : cfg_data;
+wire [LK_W-1:0]     cfg_lk = lk_pack(cfg_data, a6_src, a6_dst);
 always @(posedge clk) begin
     if (ctx_we)
         ctx_vd[ctx_widx] <= vd_pack(ctx_wdata);
     if (cfg_valid)
-        ctx_lk[cfg_idx] <= lk_pack(cfg_data);
+        ctx_lk[cfg_idx] <= cfg_lk;
 end
 
 // ------------------------------------------------------------------ lookup
-// the 4-tuple as the entry holds it (CTX_SRC_IP .. CTX_DST_PORT)
-wire [TUPLE_W-1:0] lk_tuple_in = {lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
-reg                t_pend;
-reg  [TUPLE_W-1:0] t_tuple;
+wire [KEY_W-1:0] lk_key_in = {lk_v6, lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
+reg              t_pend;
+reg  [KEY_W-1:0] t_key;
 always @(posedge clk) begin
     t_pend <= lk_valid;
     if (lk_valid)
-        t_tuple <= lk_tuple_in;
+        t_key <= lk_key_in;
     if (rst)
         t_pend <= 1'b0;
 end
-wire [IDX_BITS-1:0] t_idx = ctx_hash(t_tuple);
-reg [LK_W-1:0]    lk_q;
-reg [TUPLE_W-1:0] res_tuple;
-reg               lk_fwd_hit;
-reg [LK_W-1:0]    lk_fwd;
+wire [IDX_BITS-1:0] t_idx = ctx_hash(t_key);
+reg [LK_W-1:0]   lk_q;
+reg [KEY_W-1:0]  res_key;
+reg              lk_fwd_hit, lk_fwd_match;
+reg [LK_W-1:0]   lk_fwd;
 always @(posedge clk) begin
     lk_q <= ctx_lk[t_idx];
 end
 always @(posedge clk) begin
     res_valid <= t_pend;
     if (t_pend) begin
-        res_tuple <= t_tuple;
+        res_key <= t_key;
         res_idx <= t_idx;
     end
-    // a configuration write in the cycle of the read is forwarded
+    // a configuration write in the cycle of the read is forwarded, its key
+    // compared here
     lk_fwd_hit <= cfg_valid && cfg_idx == t_idx;
-    lk_fwd <= lk_pack(cfg_data);
+    lk_fwd_match <= cfg_lk[LK_VALID] && cfg_lk[LK_KEY +: KEY_W] == t_key;
+    lk_fwd <= cfg_lk;
     if (rst)
         res_valid <= 1'b0;
 end
 assign res_ent = lk_unpack(lk_fwd_hit ? lk_fwd : lk_q);
-assign res_match = res_ent[CTX_VALID] && res_ent[CTX_SRC_IP +: TUPLE_W] == res_tuple;
+wire q_match = lk_q[LK_VALID] && lk_q[LK_KEY +: KEY_W] == res_key;
+assign res_match = lk_fwd_hit ? lk_fwd_match : q_match;
 
 // ------------------------------------------------------------------ the verdict's read
 reg [VD_W-1:0] vd_q;
@@ -226,14 +276,17 @@ assign rd_ent = vd_unpack(vd_fwd_hit ? vd_fwd : vd_q);
 // table is modelled for one slot chosen by the solver (f_slot: so for
 // every slot), from the writes alone: the last entry written there (the
 // verdict's and configuration writes for the verdict copy, configuration
-// writes alone for the lookup copy). Properties:
+// writes alone for the lookup copy, with the key of the addresses of the
+// last address write when CTX_V6 is set, else the IPv4-mapped ones).
+// Properties:
 //   - res_valid exactly two cycles after lk_valid (none after a reset);
-//     res_idx the hash of golden/fastpath Index of that 4-tuple
-//     (x = src ^ rotl8(dst) ^ {sport, dport}, x[31:16] ^ x[15:0], mod
+//     res_idx the hash of golden/fastpath Index of that key (each address
+//     folded to 32 bits: IPv6 the XOR of its words, IPv4 its low word;
+//     x = src ^ rotl8(dst) ^ {sport, dport}, x[31:16] ^ x[15:0], mod
 //     CONN_COUNT); for the modelled slot, res_ent the lookup copy's fields
 //     of the last configuration write to it up to the cycle before
 //     res_valid (a write in the read's cycle forwarded), zeros elsewhere,
-//     and res_match iff that entry is valid and holds the 4-tuple;
+//     and res_match iff that entry is valid and its key is the lookup's;
 //   - rd_ent one cycle after rd_idx: for the modelled slot, the verdict
 //     copy's fields of the last write to it up to the cycle of rd_idx
 //     (forwarded), zeros elsewhere.
@@ -245,7 +298,7 @@ always @*
         assume (rst);
 
 (* anyconst *) wire [IDX_BITS-1:0] f_slot;
-// the fields of each copy
+// the fields of each copy (the lookup copy's output: no key)
 reg [383:0] f_lk_mask, f_vd_mask;
 always @* begin
     f_lk_mask = 384'd0;
@@ -253,10 +306,6 @@ always @* begin
     f_lk_mask[CTX_MARKERS] = 1'b1;
     f_lk_mask[CTX_CRC] = 1'b1;
     f_lk_mask[CTX_SEQ_START +: CTX_SEQ_START_W] = {CTX_SEQ_START_W{1'b1}};
-    f_lk_mask[CTX_SRC_IP +: CTX_SRC_IP_W] = {CTX_SRC_IP_W{1'b1}};
-    f_lk_mask[CTX_DST_IP +: CTX_DST_IP_W] = {CTX_DST_IP_W{1'b1}};
-    f_lk_mask[CTX_SRC_PORT +: CTX_SRC_PORT_W] = {CTX_SRC_PORT_W{1'b1}};
-    f_lk_mask[CTX_DST_PORT +: CTX_DST_PORT_W] = {CTX_DST_PORT_W{1'b1}};
     f_lk_mask[CTX_STREAM +: CTX_STREAM_W] = {CTX_STREAM_W{1'b1}};
     f_lk_mask[CTX_DDP_VER +: CTX_DDP_VER_W] = {CTX_DDP_VER_W{1'b1}};
     f_vd_mask = 384'd0;
@@ -275,13 +324,28 @@ always @* begin
     f_vd_mask[CTX_R1_END +: CTX_R1_END_W] = {CTX_R1_END_W{1'b1}};
 end
 
+// the last address write (the staging register is asserted to hold it
+// from the first cycle on), and the key of a configuration write
+reg [255:0] f_a6;
+always @(posedge clk) begin
+    if (cfg_a6_valid)
+        f_a6 <= cfg_data[255:0];
+    if (rst)
+        f_a6 <= 256'd0;
+end
+wire [KEY_W-1:0] f_cfg_key = {cfg_data[CTX_V6], cfg_data[CTX_DST_PORT +: 16], cfg_data[CTX_SRC_PORT +: 16],
+    cfg_data[CTX_V6] ? a6_dst : {80'd0, 16'hffff, cfg_data[CTX_DST_IP +: 32]},
+    cfg_data[CTX_V6] ? a6_src : {80'd0, 16'hffff, cfg_data[CTX_SRC_IP +: 32]}};
+
 // the modelled slot: the last entry written to each copy (known once written)
-reg         f_lk_known = 1'b0, f_vd_known = 1'b0;
-reg [383:0] f_lk_ent, f_vd_ent;
+reg             f_lk_known = 1'b0, f_vd_known = 1'b0;
+reg [383:0]     f_lk_ent, f_vd_ent;
+reg [KEY_W-1:0] f_lk_key;
 always @(posedge clk) begin
     if (cfg_valid && cfg_idx == f_slot) begin
         f_lk_known <= 1'b1;
         f_lk_ent <= cfg_data & f_lk_mask;
+        f_lk_key <= f_cfg_key;
     end
     if (wr_valid && wr_idx == f_slot) begin
         f_vd_known <= 1'b1;
@@ -292,19 +356,21 @@ always @(posedge clk) begin
     end
 end
 
-// the lookups of the last two cycles: the 4-tuple and its hash
-reg [1:0]  f_lk_line = 2'd0;
-reg [95:0] f_tuple1, f_tuple2;
+// the lookups of the last two cycles: the key and its hash
+reg [1:0]       f_lk_line = 2'd0;
+reg [KEY_W-1:0] f_key1, f_key2;
 always @(posedge clk) begin
     f_lk_line <= {f_lk_line[0], lk_valid};
-    f_tuple1 <= {lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
-    f_tuple2 <= f_tuple1;
+    f_key1 <= {lk_v6, lk_dst_port, lk_src_port, lk_dst_ip, lk_src_ip};
+    f_key2 <= f_key1;
     if (rst)
         f_lk_line <= 2'd0;
 end
-wire [31:0] f_src = f_tuple2[31:0];
-wire [31:0] f_dst = f_tuple2[63:32];
-wire [31:0] f_x = f_src ^ {f_dst[23:0], f_dst[31:24]} ^ {f_tuple2[79:64], f_tuple2[95:80]};
+wire [127:0] f_src6 = f_key2[K_SRC +: 128];
+wire [127:0] f_dst6 = f_key2[K_DST +: 128];
+wire [31:0] f_src = f_key2[K_V6] ? f_src6[127:96] ^ f_src6[95:64] ^ f_src6[63:32] ^ f_src6[31:0] : f_src6[31:0];
+wire [31:0] f_dst = f_key2[K_V6] ? f_dst6[127:96] ^ f_dst6[95:64] ^ f_dst6[63:32] ^ f_dst6[31:0] : f_dst6[31:0];
+wire [31:0] f_x = f_src ^ {f_dst[23:0], f_dst[31:24]} ^ {f_key2[K_SPORT +: 16], f_key2[K_DPORT +: 16]};
 wire [15:0] f_h = f_x[31:16] ^ f_x[15:0];
 
 // the verdict's read of the last cycle
@@ -322,33 +388,34 @@ always @* begin
         assert (res_valid == f_lk_line[1]);
         if (res_valid) begin
             assert (res_idx == f_h[IDX_BITS-1:0]);
-            assert ({res_ent[CTX_DST_PORT +: 16], res_ent[CTX_SRC_PORT +: 16], res_ent[CTX_DST_IP +: 32],
-                     res_ent[CTX_SRC_IP +: 32]} == f_tuple2 || !res_match);
             if (res_idx == f_slot && f_lk_known) begin
                 assert (res_ent == f_lk_ent);
-                assert (res_match == (f_lk_ent[CTX_VALID] &&
-                    {f_lk_ent[CTX_DST_PORT +: 16], f_lk_ent[CTX_SRC_PORT +: 16], f_lk_ent[CTX_DST_IP +: 32],
-                     f_lk_ent[CTX_SRC_IP +: 32]} == f_tuple2));
+                assert (res_match == (f_lk_ent[CTX_VALID] && f_lk_key == f_key2));
             end
         end
     end
     if (f_rd_hit && f_vd_known)
         assert (rd_ent == f_vd_ent);
     // the copies hold the model's entry (induction invariants)
-    if (f_lk_known)
+    if (f_lk_known) begin
         assert (lk_unpack(ctx_lk[f_slot]) == f_lk_ent);
+        assert (ctx_lk[f_slot][LK_KEY +: KEY_W] == f_lk_key);
+    end
     if (f_vd_known)
         assert (vd_unpack(ctx_vd[f_slot]) == f_vd_ent);
-    // the pipeline (induction invariants)
+    // the staging register and the pipeline (induction invariants)
+    if (f_past_valid)
+        assert ({a6_dst, a6_src} == f_a6);
     if (!rst && t_pend)
-        assert (t_tuple == f_tuple1);
+        assert (t_key == f_key1);
     if (!rst && res_valid)
-        assert (res_tuple == f_tuple2);
+        assert (res_key == f_key2);
 end
 
 always @* begin
     if (!rst) begin
         cover (res_valid && res_match && res_idx == f_slot && f_lk_known);
+        cover (res_valid && res_match && res_idx == f_slot && f_lk_known && f_key2[K_V6]);   // an IPv6 key matched
         cover (res_valid && res_idx == f_slot && f_lk_known && lk_fwd_hit);   // a write forwarded to the lookup
         cover (f_rd_hit && f_vd_known && f_rd_wr);   // the verdict's write forwarded to its read
     end

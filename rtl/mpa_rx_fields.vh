@@ -21,7 +21,9 @@
 // cfg_data of a context write (cfg_op 0), and the verdict's context update.
 // Producer: software through the configuration port, and the verdict.
 // Consumers: the context lookup and the verdict (each keeps its own copy of
-// the fields it reads).
+// the fields it reads). The addresses of an IPv4 half connection are
+// SRC_IP and DST_IP; an IPv6 one has V6 set and its two 128-bit addresses
+// written before (cfg_op 4, ADDR6_*), SRC_IP and DST_IP unused.
 localparam CTX_W = 384;
 localparam CTX_VALID = 0;
 localparam CTX_FULL = 1;
@@ -35,6 +37,7 @@ localparam CTX_STREAM = 8;
 localparam CTX_STREAM_W = 12;
 localparam CTX_DDP_VER = 20;
 localparam CTX_DDP_VER_W = 2;
+localparam CTX_V6 = 22;
 localparam CTX_SEQ_START = 32;
 localparam CTX_SEQ_START_W = 32;
 localparam CTX_RCV_NXT = 64;
@@ -58,7 +61,7 @@ localparam CTX_R1_END_W = 32;
 
 // ------------------------------------------------------------ configuration port
 // cfg_op codes and the port's widths. Producer: software. Consumers: the
-// context table (op 0, mpa_rx_ctx) and the DDP tables (ops 1-3,
+// context table (ops 0 and 4, mpa_rx_ctx) and the DDP tables (ops 1-3,
 // mpa_rx_ddp).
 localparam CFG_OP_W = 3;
 localparam CFG_INDEX_W = 16;
@@ -67,6 +70,17 @@ localparam [2:0] CFG_OP_CTX = 3'd0;
 localparam [2:0] CFG_OP_STAG = 3'd1;
 localparam [2:0] CFG_OP_POST = 3'd2;
 localparam [2:0] CFG_OP_MSN = 3'd3;
+localparam [2:0] CFG_OP_ADDR6 = 3'd4;
+
+// ------------------------------------------------------------ IPv6 addresses
+// cfg_data of an address write (cfg_op 4; cfg_index unused): the source
+// and destination addresses of the next context write with CTX_V6, each
+// as a 128-bit number (the address's first octet in the top 8 bits).
+// Producer: software. Consumer: mpa_rx_ctx (a staging register).
+localparam ADDR6_SRC = 0;
+localparam ADDR6_SRC_W = 128;
+localparam ADDR6_DST = 128;
+localparam ADDR6_DST_W = 128;
 
 // ------------------------------------------------------------ STag entry
 // cfg_data of an STag write (cfg_op 1; cfg_index is the STag's index
@@ -116,6 +130,9 @@ localparam [1:0] DROP_FCS = 2'd0;
 localparam [1:0] DROP_MALFORMED = 2'd1;
 localparam [1:0] DROP_IP_CSUM = 2'd2;
 localparam [1:0] DROP_TCP_CSUM = 2'd3;
+// f_drop of a NOT_TCP frame: why software gets it
+localparam [1:0] NOT_TCP_OTHER = 2'd0;      // not IP/TCP, an IPv4 fragment
+localparam [1:0] NOT_TCP_IPV6_EXT = 2'd1;   // an IPv6 extension header (REASON_IPV6_EXT)
 
 // ------------------------------------------------------------ frame record, parser part
 // One per frame, queued at the parser's f_valid. Producer: mpa_rx_parse
@@ -360,6 +377,7 @@ localparam [3:0] REASON_UNALIGNED = 4'd6;
 localparam [3:0] REASON_OOO = 4'd7;
 localparam [3:0] REASON_RANGES_FULL = 4'd8;
 localparam [3:0] REASON_MPA_CHECK = 4'd9;
+localparam [3:0] REASON_IPV6_EXT = 4'd10;
 // DDP error kinds (DDP_ERROR event; golden/ddp Kind)
 localparam [3:0] DDP_KIND_SHORT = 4'd1;
 localparam [3:0] DDP_KIND_INV_STAG = 4'd2;

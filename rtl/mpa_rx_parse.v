@@ -4,8 +4,8 @@
 `default_nettype none
 
 /*
- * mpa_rx_parse: Ethernet II (one optional 802.1Q tag) / IPv4 / TCP header
- * parser and checksum checker for the mpa_rx ingress.
+ * mpa_rx_parse: Ethernet II (one optional 802.1Q tag) / IPv4 or IPv6 / TCP
+ * header parser and checksum checker for the mpa_rx ingress.
  *
  * It watches the accepted beats of a frame (in_valid is the handshake) and
  * never stalls. Every header from the IPv4 header on starts at frame offset
@@ -14,13 +14,26 @@
  * the "word view" w_data = {in_data[8*(KEEP-2)-1:0], previous beat's two top
  * lanes}, word j in w_data[32j+31:32j] with its first wire octet in the low
  * byte. w_pmask marks the words that are TCP payload (up to the IPv4 total
- * length; the last may be partial).
+ * length or the IPv6 payload length; the last may be partial).
  *
  * Per frame it checks, in the order golden/wire does: Ethernet length and
  * EtherType, IPv4 version and lengths, the IPv4 header checksum, protocol,
  * fragments, TCP header length, the TCP checksum (pseudo-header included,
  * Ethernet padding excluded). The class is OK, NOT_TCP (not IPv4/TCP or a
  * fragment: software's) or DROP (malformed or a checksum wrong).
+ * IPv6 (EtherType 0x86dd, behind the same optional tag): the fixed header
+ * is ten words from the word where IPv4's starts, TCP right after it, so
+ * every field again sits at a fixed word. A Next Header of Hop-by-Hop
+ * Options, Routing, Fragment or Destination Options is class NOT_TCP with
+ * f_drop NOT_TCP_IPV6_EXT (golden/fastpath reason IPv6Ext: the receiver
+ * does not walk extension headers), tested first, once the frame holds
+ * the fixed header with version 6; then the version, an IPv4-mapped
+ * address, a payload length of 0 or beyond the frame are malformed; a
+ * Next Header other than TCP is NOT_TCP; the TCP checks follow, the
+ * checksum over the IPv6 pseudo-header: the address words go into the
+ * TCP adder tree with the segment's, the payload length and next header 6
+ * are added after it. No header checksum. The addresses come out as 128
+ * bits (an IPv4 one as ::ffff:a.b.c.d) with v6_now.
  *
  * Latency (a frame's last beat in cycle a): w_data is the beat's word view
  * (combinational: in_data and a register); w_pmask marks the payload words
@@ -57,8 +70,9 @@ module mpa_rx_parse #(
     output wire [DATA_WIDTH/32-1:0] w_pmask,
 
     // header fields as far as seen (combinational bypass for the current beat)
-    output wire [31:0]              src_ip_now,
-    output wire [31:0]              dst_ip_now,
+    output wire [127:0]             src_ip_now, // IPv4: ::ffff:a.b.c.d
+    output wire [127:0]             dst_ip_now,
+    output wire                     v6_now,     // the EtherType is IPv6
     output wire [15:0]              src_port_now,
     output wire [15:0]              dst_port_now,
     output wire [31:0]              seq_now,
@@ -67,7 +81,8 @@ module mpa_rx_parse #(
     // per frame, L_PARSE cycles after its last beat
     output reg                      f_valid,
     output reg  [1:0]               f_class,    // CLASS_* (mpa_rx_fields.vh): OK, NOT_TCP, DROP
-    output reg  [1:0]               f_drop,     // DROP: DROP_MALFORMED, DROP_IP_CSUM, DROP_TCP_CSUM
+    output reg  [1:0]               f_drop,     // DROP: DROP_MALFORMED, DROP_IP_CSUM, DROP_TCP_CSUM;
+                                                // NOT_TCP: NOT_TCP_OTHER, NOT_TCP_IPV6_EXT
     output reg  [31:0]              f_seq,
     output reg  [7:0]               f_flags,
     output reg  [15:0]              f_plen      // TCP payload octets
@@ -118,6 +133,10 @@ reg [15:0] tlen_r;
 reg [7:0]  proto_r;
 reg        frag_r;
 reg [31:0] src_r, dst_r;
+reg        v6_r;               // IPv6 (EtherType 0x86dd)
+reg [15:0] plen6_r;            // IPv6 payload length
+reg [7:0]  nh_r;               // IPv6 next header
+reg [127:0] src6_r, dst6_r;    // IPv6 addresses
 reg [15:0] sport_r, dport_r;
 reg [31:0] seq_r;
 reg [3:0]  doff_r;   reg doff_k;
@@ -153,11 +172,16 @@ reg        c_frag;
 reg [31:0] c_src, c_dst, c_seq;
 reg [15:0] c_sport, c_dport;
 reg        c_tuple_done;
-reg [CNT_BITS-1:0] ipw, tw;            // word of IPv4 start, TCP start
+reg        c_v6;
+reg [15:0] c_plen6;
+reg [7:0]  c_nh;
+reg [127:0] c_src6, c_dst6;
+reg [3:0]  c_hl;                       // header length in words: IPv4 IHL, IPv6 10
+reg [CNT_BITS-1:0] ipw, tw;            // word of IP start, TCP start
 reg [15:0] w3, w4;
 reg [31:0] wi;
-reg [15:0] et3;
-reg [4:0]  fv0, fv1;                   // IPv4 header word d in this beat (no tag / tag)
+reg [15:0] et3, et4;
+reg [9:0]  fv0, fv1;                   // IP header word d in this beat (no tag / tag)
 
 always @* begin
     wi = wordm(w_data, 3);
@@ -165,22 +189,27 @@ always @* begin
     wi = wordm(w_data, 4);
     w4 = wi[31:16];
     et3 = {w3[7:0], w3[15:8]};
+    et4 = {w4[7:0], w4[15:8]};
     // Ethernet: W_3 octets 2,3 = EtherType; with a tag W_4 octets 2,3.
     c_vlan = bn[3 / WPB] ? et3 == 16'h8100 : vlan_r;
     c_vlan_k = bn[3 / WPB] || (in_frame && vlan_k);
     c_etype = bn[3 / WPB] ? et3 : etype_r;
     c_etype_k = bn[3 / WPB] ? !c_vlan : in_frame && etype_k;
+    // IPv6 decided from each compare beside the tag's
+    c_v6 = bn[3 / WPB] ? et3 == 16'h86dd : in_frame && v6_r;
     if (c_vlan && bn[4 / WPB]) begin
-        c_etype = {w4[7:0], w4[15:8]};
+        c_etype = et4;
         c_etype_k = 1'b1;
+        c_v6 = et4 == 16'h86dd;
     end
-    // IPv4 header: word ipw + d
-    for (d = 0; d < 5; d = d + 1) begin
+    // IP header: word ipw + d
+    for (d = 0; d < 10; d = d + 1) begin
         fv0[d] = bn[(4 + d) / WPB];
         fv1[d] = bn[(5 + d) / WPB];
     end
     c_ver = ver_r; c_ihl = ihl_r; c_tlen = tlen_r; c_frag = frag_r; c_proto = proto_r;
     c_src = src_r; c_dst = dst_r;
+    c_plen6 = plen6_r; c_nh = nh_r; c_src6 = src6_r; c_dst6 = dst6_r;
     c_ihl_k = in_frame && ihl_k;
     if (c_vlan ? fv1[0] : fv0[0]) begin
         wi = c_vlan ? wordm(w_data, 5) : wordm(w_data, 4);
@@ -192,6 +221,8 @@ always @* begin
     if (c_vlan ? fv1[1] : fv0[1]) begin
         wi = c_vlan ? wordm(w_data, 6) : wordm(w_data, 5);
         c_frag = wi[21] || wi[20:16] != 5'd0 || wi[31:24] != 8'd0;
+        c_plen6 = {wi[7:0], wi[15:8]};
+        c_nh = wi[23:16];
     end
     if (c_vlan ? fv1[2] : fv0[2]) begin
         wi = c_vlan ? wordm(w_data, 7) : wordm(w_data, 6);
@@ -205,8 +236,20 @@ always @* begin
         wi = c_vlan ? wordm(w_data, 9) : wordm(w_data, 8);
         c_dst = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
     end
+    // IPv6 addresses: words ipw + 2 .. ipw + 5 and ipw + 6 .. ipw + 9
+    for (d = 0; d < 4; d = d + 1) begin
+        if (c_vlan ? fv1[2 + d] : fv0[2 + d]) begin
+            wi = c_vlan ? wordm(w_data, 7 + d) : wordm(w_data, 6 + d);
+            c_src6[96 - 32 * d +: 32] = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+        end
+        if (c_vlan ? fv1[6 + d] : fv0[6 + d]) begin
+            wi = c_vlan ? wordm(w_data, 11 + d) : wordm(w_data, 10 + d);
+            c_dst6[96 - 32 * d +: 32] = {wi[7:0], wi[15:8], wi[23:16], wi[31:24]};
+        end
+    end
     ipw = c_vlan ? 16'd5 : 16'd4;
-    tw = ipw + {12'd0, c_ihl};
+    c_hl = c_v6 ? 4'd10 : c_ihl;
+    tw = ipw + {12'd0, c_hl};
 end
 
 // TCP header fields. Field f (0 the ports, 1 the sequence number, 3 the
@@ -261,6 +304,12 @@ wire [16*32-1:0] dt01 = dtab(w_data, 0, 1), dt11 = dtab(w_data, 1, 1);
 wire [16*32-1:0] dt03 = dtab(w_data, 0, 3), dt13 = dtab(w_data, 1, 3);
 // the same words as 32 entries indexed by {tag, header length}
 wire [32*32-1:0] rt0 = {dt10, dt00}, rt1 = {dt11, dt01}, rt3 = {dt13, dt03};
+// IPv6: TCP field f is word 14 + v + f
+reg         h6_tu, h6_sq, h6_do;
+reg  [31:0] v6_tu, v6_sq;
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [31:0] v6_do;
+/* verilator lint_on UNUSEDSIGNAL */
 reg         h_tu, h_sq, h_do;          // the field's word is in this beat
 reg  [31:0] v_tu, v_sq;                // and is this word
 /* verilator lint_off UNUSEDSIGNAL */
@@ -286,6 +335,17 @@ always @* begin
         h_do = rh3[rk];
         v_do = rt3[32*rk +: 32];
     end
+    h6_tu = c_vlan ? bn[15 / WPB] : bn[14 / WPB];
+    v6_tu = c_vlan ? wordm(w_data, 15) : wordm(w_data, 14);
+    h6_sq = c_vlan ? bn[16 / WPB] : bn[15 / WPB];
+    v6_sq = c_vlan ? wordm(w_data, 16) : wordm(w_data, 15);
+    h6_do = c_vlan ? bn[18 / WPB] : bn[17 / WPB];
+    v6_do = c_vlan ? wordm(w_data, 18) : wordm(w_data, 17);
+    if (c_v6) begin
+        h_tu = h6_tu; v_tu = v6_tu;
+        h_sq = h6_sq; v_sq = v6_sq;
+        h_do = h6_do; v_do = v6_do;
+    end
     c_tuple_done = h_tu;
     c_sport = h_tu ? {v_tu[7:0], v_tu[15:8]} : sport_r;
     c_dport = h_tu ? {v_tu[23:16], v_tu[31:24]} : dport_r;
@@ -308,8 +368,9 @@ always @(posedge clk) begin
     end
 end
 
-assign src_ip_now = c_src;
-assign dst_ip_now = c_dst;
+assign src_ip_now = c_v6 ? c_src6 : {80'd0, 16'hffff, c_src};
+assign dst_ip_now = c_v6 ? c_dst6 : {80'd0, 16'hffff, c_dst};
+assign v6_now = c_v6;
 assign src_port_now = c_sport;
 assign dst_port_now = c_dport;
 assign seq_now = c_seq;
@@ -319,8 +380,8 @@ assign tuple_done = in_valid && c_tuple_done;
 // mask) is decided by values that are final from the word that sets them
 // on, and no word before that one is summed: the end-of-beat values decide
 // every word of the beat as the walk above would.
-// octet offset (+2) just past the IPv4 datagram
-wire [CNT_BITS-1:0] e_endb = {ipw[13:0], 2'b00} + c_tlen;
+// octet offset (+2) just past the IP datagram (IPv6: 40 + the payload length)
+wire [CNT_BITS-1:0] e_endb = (c_v6 ? (c_vlan ? 16'd60 : 16'd56) : {ipw[13:0], 2'b00}) + (c_v6 ? c_plen6 : c_tlen);
 
 always @(posedge clk) begin
     if (in_valid) begin
@@ -329,6 +390,7 @@ always @(posedge clk) begin
         ihl_r <= c_ihl; ihl_k <= c_ihl_k; ver_r <= c_ver; tlen_r <= c_tlen; proto_r <= c_proto;
         frag_r <= c_frag; src_r <= c_src; dst_r <= c_dst; sport_r <= c_sport; dport_r <= c_dport;
         seq_r <= c_seq; doff_r <= c_doff; doff_k <= c_doff_k; flags_r <= c_flags;
+        v6_r <= c_v6 && !in_last; plen6_r <= c_plen6; nh_r <= c_nh; src6_r <= c_src6; dst6_r <= c_dst6;
         in_frame <= !in_last;
         beat_base <= in_last ? {CNT_BITS{1'b0}} : beat_base + WPB[CNT_BITS-1:0];
     end
@@ -340,6 +402,7 @@ always @(posedge clk) begin
         ihl_r <= 4'd0; ihl_k <= 1'b0; ver_r <= 4'd0; tlen_r <= 16'd0; proto_r <= 8'd0; frag_r <= 1'b0;
         src_r <= 32'd0; dst_r <= 32'd0; sport_r <= 16'd0; dport_r <= 16'd0; seq_r <= 32'd0;
         doff_r <= 4'd0; doff_k <= 1'b0; flags_r <= 8'd0;
+        v6_r <= 1'b0; plen6_r <= 16'd0; nh_r <= 8'd0; src6_r <= 128'd0; dst6_r <= 128'd0;
     end
 end
 
@@ -355,7 +418,8 @@ reg                  s1_ihl_k;
 reg [CNT_BITS-1:0]   s1_tw3;
 reg [3:0]            s1_doff;
 reg [WPB*CNT_BITS-1:0] s1_kq;
-reg                  s1_pm_ok;     // an IPv4/TCP datagram, not a fragment, its data offset seen
+reg                  s1_pm_ok;     // an IPv4/TCP datagram, not a fragment, or IPv6/TCP, its data offset seen
+reg                  s1_v6;
 always @(posedge clk) begin
     s1_valid <= in_valid;
     s1_first <= !in_frame;
@@ -366,11 +430,13 @@ always @(posedge clk) begin
     s1_k0 <= beat_base;
     s1_ipw <= ipw; s1_tw <= tw; s1_endb <= e_endb;
     s1_ihl_k <= c_ihl_k;
-    s1_tw3 <= {12'd0, c_ihl} + (c_vlan ? 16'd8 : 16'd7);
+    s1_tw3 <= {12'd0, c_hl} + (c_vlan ? 16'd8 : 16'd7);
+    s1_v6 <= c_v6;
     s1_doff <= c_doff;
     for (j = 0; j < WPB; j = j + 1)
         s1_kq[j*CNT_BITS +: CNT_BITS] <= kq[j];
-    s1_pm_ok <= c_doff_k && c_etype == 16'h0800 && c_ver == 4'd4 && c_proto == 8'd6 && !c_frag;
+    s1_pm_ok <= c_doff_k && (c_v6 ? c_ver == 4'd6 && c_nh == 8'd6 :
+                                    c_etype == 16'h0800 && c_ver == 4'd4 && c_proto == 8'd6 && !c_frag);
     if (rst)
         s1_valid <= 1'b0;
 end
@@ -398,19 +464,22 @@ localparam RB = $clog2(4 * WPB + 5);   // bits of the clamped octet count
 localparam PB = $clog2(WPB + 1);       // bits of a clamped word position
 localparam [CNT_BITS:0] RMAX = 4 * WPB[CNT_BITS:0] + 17'd4;
 localparam [CNT_BITS:0] PMAX = WPB[CNT_BITS:0];
-reg                  s2_valid, s2_first, s2_last, s2_ihl_k;
+reg                  s2_valid, s2_first, s2_last, s2_ihl_k, s2_v6;
 reg [DATA_WIDTH-1:0] s2_w;
 reg [15:0]           s2_top;
-reg [PB-1:0]         s2_ipw, s2_tw;
+reg [PB-1:0]         s2_ipw, s2_tw, s2_aw;
 reg [RB-1:0]         s2_rem;
 wire [CNT_BITS:0] d_ipw = {1'b0, s1_ipw} - {1'b0, s1_k0};
 wire [CNT_BITS:0] d_tw  = {1'b0, s1_tw} - {1'b0, s1_k0};
+// IPv6: the address words, the eight before TCP
+wire [CNT_BITS:0] d_aw  = {1'b0, s1_tw} - {1'b0, s1_k0} - 17'd8;
 wire [CNT_BITS:0] d_rem = {1'b0, s1_endb} - {1'b0, s1_k0[13:0], 2'b00};
 always @(posedge clk) begin
-    s2_valid <= s1_valid; s2_first <= s1_first; s2_last <= s1_last; s2_ihl_k <= s1_ihl_k;
+    s2_valid <= s1_valid; s2_first <= s1_first; s2_last <= s1_last; s2_ihl_k <= s1_ihl_k; s2_v6 <= s1_v6;
     s2_w <= s1_w; s2_top <= s1_top;
     s2_ipw <= d_ipw[CNT_BITS] ? {PB{1'b0}} : d_ipw > PMAX ? PMAX[PB-1:0] : d_ipw[PB-1:0];
     s2_tw <= d_tw[CNT_BITS] ? {PB{1'b0}} : d_tw > PMAX ? PMAX[PB-1:0] : d_tw[PB-1:0];
+    s2_aw <= d_aw[CNT_BITS] ? {PB{1'b0}} : d_aw > PMAX ? PMAX[PB-1:0] : d_aw[PB-1:0];
     s2_rem <= d_rem[CNT_BITS] ? {RB{1'b0}} : d_rem > RMAX ? RMAX[RB-1:0] : d_rem[RB-1:0];
     if (rst)
         s2_valid <= 1'b0;
@@ -437,7 +506,8 @@ always @* begin
             uv = s2_top;
         if (u < 2 * WPB && s2_ihl_k && (u / 2) >= s2_ipw && (u / 2) < s2_tw)
             ip_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
-        if (s2_ihl_k && (u < 2 * WPB ? (u / 2) >= s2_tw : s2_last)) begin
+        // TCP, and IPv6's addresses (the pseudo-header's)
+        if (s2_ihl_k && (u < 2 * WPB ? (u / 2) >= s2_tw || (s2_v6 && (u / 2) >= s2_aw) : s2_last)) begin
             if ({{(32-RB){1'b0}}, s2_rem} > 2 * u + 1)
                 tcp_leaf[u*TW +: TW] = {{TL{1'b0}}, uv};
             else if ({{(32-RB){1'b0}}, s2_rem} > 2 * u)
@@ -490,8 +560,9 @@ end
 // r1_end marks a frame's end).
 reg        r1_end;
 reg        r1_vlan, r1_etype_k, r1_ip, r1_ver4, r1_ihl5, r1_proto6, r1_frag, r1_doff5;
+reg        r1_v6, r1_ver6, r1_nh6, r1_ext;
 reg [3:0]  r1_ihl, r1_doff;
-reg [15:0] r1_tlen;
+reg [15:0] r1_tlen, r1_plen6;
 reg [31:0] r1_src, r1_dst, r1_seq;
 reg [7:0]  r1_flags;
 always @(posedge clk) begin
@@ -501,9 +572,16 @@ always @(posedge clk) begin
     r1_frag <= c_frag; r1_doff5 <= c_doff >= 4'd5;
     r1_ihl <= c_ihl; r1_doff <= c_doff; r1_tlen <= c_tlen;
     r1_src <= c_src; r1_dst <= c_dst; r1_seq <= c_seq; r1_flags <= c_flags;
+    // IPv6: the extension headers golden/fastpath sends to software
+    // (Hop-by-Hop Options 0, Routing 43, Fragment 44, Destination Options 60)
+    r1_v6 <= c_v6; r1_ver6 <= c_ver == 4'd6; r1_nh6 <= c_nh == 8'd6; r1_plen6 <= c_plen6;
+    r1_ext <= c_nh == 8'd0 || c_nh == 8'd43 || c_nh == 8'd44 || c_nh == 8'd60;
     if (rst)
         r1_end <= 1'b0;
 end
+// The IPv6 addresses of the frame that ended in the cycle before: the
+// registers still hold them in this cycle (R1).
+localparam [95:0] MAPPED = {80'd0, 16'hffff};
 
 // popcount of the last beat's keep, 8 lanes at a time
 localparam NG = (KEEP + 7) / 8;
@@ -518,11 +596,14 @@ always @* begin
 end
 
 // R2: keep counts per group, pseudo-header partial sums, the checks that
-// need no frame length.
+// need no frame length. IPv6: the TCP length is the payload length, the
+// pseudo-header sum the payload length and next header 6 (the addresses
+// are in the TCP sum).
 wire [15:0] r1_ihl_o = {10'd0, r1_ihl, 2'b00};
 wire [15:0] r1_doff_o = {10'd0, r1_doff, 2'b00};
-wire [15:0] r1_tcp_len = r1_tlen - r1_ihl_o;
-reg        r2_end, r2_vlan, r2_nonip, r2_bad_ip, r2_other, r2_bad_tcp;
+wire [15:0] r1_tcp_len = r1_v6 ? r1_plen6 : r1_tlen - r1_ihl_o;
+wire        r1_mapped = src6_r[127:32] == MAPPED || dst6_r[127:32] == MAPPED;
+reg        r2_end, r2_vlan, r2_nonip, r2_bad_ip, r2_other, r2_bad_tcp, r2_v6, r2_ext;
 reg [NG*4-1:0] r2_cnt;
 reg [CNT_BITS-3:0] r2_k0;
 reg [15:0] r2_tlen;
@@ -534,15 +615,18 @@ reg [15:0] r2_plen;
 always @(posedge clk) begin
     r2_end <= r1_end;
     r2_vlan <= r1_vlan;
-    r2_nonip <= !r1_etype_k || !r1_ip;
-    r2_bad_ip <= !r1_ver4 || !r1_ihl5 || r1_tlen < r1_ihl_o;
-    r2_other <= !r1_proto6 || r1_frag;
-    r2_bad_tcp <= r1_tlen < r1_ihl_o + 16'd20 || !r1_doff5 || r1_doff_o > r1_tcp_len;
+    r2_v6 <= r1_v6;
+    r2_nonip <= !r1_etype_k || !(r1_ip || r1_v6);
+    r2_ext <= r1_v6 && r1_ver6 && r1_ext;
+    r2_bad_ip <= r1_v6 ? !r1_ver6 || r1_mapped || r1_plen6 == 16'd0 : !r1_ver4 || !r1_ihl5 || r1_tlen < r1_ihl_o;
+    r2_other <= r1_v6 ? !r1_nh6 : !r1_proto6 || r1_frag;
+    r2_bad_tcp <= (r1_v6 ? r1_plen6 < 16'd20 : r1_tlen < r1_ihl_o + 16'd20) || !r1_doff5 || r1_doff_o > r1_tcp_len;
     r2_cnt <= g_cnt;
     r2_k0 <= s1_k0[CNT_BITS-3:0];
-    r2_tlen <= r1_tlen;
-    r2_ps_a <= {1'b0, r1_src[31:16]} + {1'b0, r1_src[15:0]};
-    r2_ps_b <= {1'b0, r1_dst[31:16]} + {1'b0, r1_dst[15:0]};
+    // the IP datagram's length past its start, less 40 for IPv6
+    r2_tlen <= r1_v6 ? r1_plen6 : r1_tlen;
+    r2_ps_a <= r1_v6 ? 17'd0 : {1'b0, r1_src[31:16]} + {1'b0, r1_src[15:0]};
+    r2_ps_b <= r1_v6 ? 17'd0 : {1'b0, r1_dst[31:16]} + {1'b0, r1_dst[15:0]};
     r2_ps_c <= {2'b00, r1_tcp_len} + 18'd6;
     r2_seq <= r1_seq; r2_flags <= r1_flags;
     r2_plen <= r1_tcp_len - r1_doff_o;
@@ -551,7 +635,7 @@ always @(posedge clk) begin
 end
 
 // R3: the last beat's octet count, pseudo-header sum.
-reg        r3_end, r3_vlan, r3_nonip, r3_bad_ip, r3_other, r3_bad_tcp;
+reg        r3_end, r3_vlan, r3_nonip, r3_bad_ip, r3_other, r3_bad_tcp, r3_v6, r3_ext;
 reg [7:0]  r3_cnt;
 reg [CNT_BITS-3:0] r3_k0;
 reg [15:0] r3_tlen;
@@ -567,7 +651,7 @@ always @* begin
 end
 always @(posedge clk) begin
     r3_end <= r2_end; r3_vlan <= r2_vlan; r3_nonip <= r2_nonip; r3_bad_ip <= r2_bad_ip;
-    r3_other <= r2_other; r3_bad_tcp <= r2_bad_tcp;
+    r3_other <= r2_other; r3_bad_tcp <= r2_bad_tcp; r3_v6 <= r2_v6; r3_ext <= r2_ext;
     r3_cnt <= cnt_sum;
     r3_k0 <= r2_k0;
     r3_tlen <= r2_tlen;
@@ -577,19 +661,21 @@ always @(posedge clk) begin
         r3_end <= 1'b0;
 end
 
-// R4: the frame length in octets.
-reg        r4_end, r4_vlan, r4_nonip, r4_bad_ip, r4_other, r4_bad_tcp;
+// R4: the frame length in octets; the ends of the IP header (IPv4's
+// shortest, IPv6's fixed one) and of the IP datagram (17 bits).
+reg        r4_end, r4_vlan, r4_nonip, r4_bad_ip, r4_other, r4_bad_tcp, r4_v6, r4_ext;
 reg [CNT_BITS-1:0] r4_flen;
-reg [15:0] r4_tlen;
+reg [CNT_BITS:0]   r4_iphdr, r4_ipend;
 reg [18:0] r4_ps;
 reg [31:0] r4_seq;
 reg [7:0]  r4_flags;
 reg [15:0] r4_plen;
 always @(posedge clk) begin
     r4_end <= r3_end; r4_vlan <= r3_vlan; r4_nonip <= r3_nonip; r4_bad_ip <= r3_bad_ip;
-    r4_other <= r3_other; r4_bad_tcp <= r3_bad_tcp;
+    r4_other <= r3_other; r4_bad_tcp <= r3_bad_tcp; r4_v6 <= r3_v6; r4_ext <= r3_ext;
     r4_flen <= {r3_k0, 2'b00} + {8'd0, r3_cnt};
-    r4_tlen <= r3_tlen;
+    r4_iphdr <= r3_v6 ? (r3_vlan ? 17'd58 : 17'd54) : (r3_vlan ? 17'd38 : 17'd34);
+    r4_ipend <= (r3_v6 ? (r3_vlan ? 17'd58 : 17'd54) : (r3_vlan ? 17'd18 : 17'd14)) + {1'b0, r3_tlen};
     r4_ps <= r3_ps;
     r4_seq <= r3_seq; r4_flags <= r3_flags; r4_plen <= r3_plen;
     if (rst)
@@ -599,10 +685,10 @@ end
 // R5: the length checks; then the class as far as it does not depend on
 // the checksums (golden/wire's order): pre = 1 decided (cls/drop), else
 // IPv4 checksum, then other (NOT_TCP), then bad TCP header, then TCP
-// checksum.
-wire [CNT_BITS-1:0] r4_ipoff = r4_vlan ? 16'd18 : 16'd14;
+// checksum. An IPv6 extension header first (golden/fastpath: before any
+// test but the frame's length).
 reg        r5_end;
-reg        r5_short, r5_shorttag, r5_nonip, r5_badip, r5_other, r5_bad_tcp;
+reg        r5_short, r5_shorttag, r5_nonip, r5_badip, r5_other, r5_bad_tcp, r5_v6, r5_ext;
 reg [18:0] r5_ps;
 reg [31:0] r5_seq;
 reg [7:0]  r5_flags;
@@ -612,16 +698,16 @@ always @(posedge clk) begin
     r5_short <= r4_flen < 16'd14;
     r5_shorttag <= r4_vlan && r4_flen < 16'd18;
     r5_nonip <= r4_nonip;
-    r5_badip <= r4_flen < r4_ipoff + 16'd20 || r4_bad_ip ||
-                {1'b0, r4_flen} < {1'b0, r4_ipoff} + {1'b0, r4_tlen};
-    r5_other <= r4_other; r5_bad_tcp <= r4_bad_tcp;
+    r5_badip <= {1'b0, r4_flen} < r4_iphdr || r4_bad_ip || {1'b0, r4_flen} < r4_ipend;
+    r5_other <= r4_other; r5_bad_tcp <= r4_bad_tcp; r5_v6 <= r4_v6;
+    r5_ext <= r4_ext && {1'b0, r4_flen} >= r4_iphdr;
     r5_ps <= r4_ps;
     r5_seq <= r4_seq; r5_flags <= r4_flags; r5_plen <= r4_plen;
     if (rst)
         r5_end <= 1'b0;
 end
 
-reg        r6_end, r6_pre, r6_other, r6_bad_tcp;
+reg        r6_end, r6_pre, r6_other, r6_bad_tcp, r6_v6;
 reg [1:0]  r6_cls, r6_drop;   // CLASS_*, DROP_* (mpa_rx_fields.vh)
 reg [18:0] r6_ps;
 reg [31:0] r6_seq;
@@ -633,14 +719,16 @@ always @(posedge clk) begin
     r6_cls <= CLASS_DROP; r6_drop <= DROP_MALFORMED;
     if (r5_short) begin
         r6_cls <= CLASS_DROP; r6_drop <= DROP_MALFORMED;
+    end else if (r5_ext) begin
+        r6_cls <= CLASS_NOT_TCP; r6_drop <= NOT_TCP_IPV6_EXT;
     end else if (r5_nonip) begin
         // a second tag, ARP, IPv6 ... (a frame too short for its tag is malformed)
         if (!r5_shorttag) begin
-            r6_cls <= CLASS_NOT_TCP; r6_drop <= DROP_FCS;
+            r6_cls <= CLASS_NOT_TCP; r6_drop <= NOT_TCP_OTHER;
         end
     end else if (!r5_badip)
         r6_pre <= 1'b0;
-    r6_other <= r5_other; r6_bad_tcp <= r5_bad_tcp;
+    r6_other <= r5_other; r6_bad_tcp <= r5_bad_tcp; r6_v6 <= r5_v6;
     r6_ps <= r5_ps;
     r6_seq <= r5_seq; r6_flags <= r5_flags; r6_plen <= r5_plen;
     if (rst)
@@ -651,7 +739,8 @@ end
 // from R6 (cycle a+6) to the class stage (cycle a+TL+7); the
 // pseudo-header sum is tapped after TL - 2 of them (cycle a+TL+4, with the
 // frame's running sums).
-localparam Q_PLEN = 0;
+localparam Q_V6 = 0;
+localparam Q_PLEN = Q_V6 + 1;
 localparam Q_FLAGS = Q_PLEN + 16;
 localparam Q_SEQ = Q_FLAGS + 8;
 localparam Q_PS = Q_SEQ + 32;
@@ -665,7 +754,7 @@ localparam RW = Q_END + 1;
 wire [RW-1:0] q_ps, q_cls;
 mpa_rx_delay #(.WIDTH(RW), .DEPTH(TL - 2)) cls_line0 (
     .clk(clk), .rst(rst),
-    .in_data({r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen}),
+    .in_data({r6_end, r6_pre, r6_cls, r6_drop, r6_other, r6_bad_tcp, r6_ps, r6_seq, r6_flags, r6_plen, r6_v6}),
     .out_data(q_ps)
 );
 mpa_rx_delay #(.WIDTH(RW), .DEPTH(3)) cls_line1 (
@@ -699,10 +788,10 @@ always @(posedge clk) begin
     if (q_cls[Q_PRE]) begin
         f_class <= q_cls[Q_CLS +: 2];
         f_drop <= q_cls[Q_DROP +: 2];
-    end else if (x3_ip_bad) begin
+    end else if (x3_ip_bad && !q_cls[Q_V6]) begin
         f_class <= CLASS_DROP; f_drop <= DROP_IP_CSUM;
     end else if (q_cls[Q_OTHER]) begin
-        f_class <= CLASS_NOT_TCP; f_drop <= DROP_FCS;
+        f_class <= CLASS_NOT_TCP; f_drop <= NOT_TCP_OTHER;
     end else if (q_cls[Q_BAD_TCP]) begin
         f_class <= CLASS_DROP; f_drop <= DROP_MALFORMED;
     end else if (x3_tcp_bad) begin

@@ -249,7 +249,7 @@ always @* begin
     if (i_class == CLASS_DROP || i_over) begin
         verdict = VERDICT_DROP;
     end else if (i_class == CLASS_NOT_TCP) begin
-        reason = REASON_NOT_TCP;
+        reason = i_drop == NOT_TCP_IPV6_EXT ? REASON_IPV6_EXT : REASON_NOT_TCP;
     end else if (!i_match) begin
         reason = REASON_NO_CONN;
     end else if (!c_full || c_err) begin

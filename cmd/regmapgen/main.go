@@ -174,8 +174,9 @@ func Markdown() []byte {
 	fmt.Fprintf(&b, "| 0x%03x-0x%03x | counters | RO | event counters, below |\n", regmap.CounterBase, last)
 	b.WriteString("\nConfiguration: write the non-zero words of the 384-bit entry to CFG_DATA0-11 (they are zero after each " +
 		"command), the index to CFG_INDEX, then the operation to CFG_CMD: 0 context, 1 STag, 2 post a receive buffer, " +
-		"3 set a queue's MSN (the encodings of docs/design.md section 4). The write response of CFG_CMD comes once the " +
-		"receiver took the word.\n\n")
+		"3 set a queue's MSN, 4 the two addresses of an IPv6 context (the encodings of docs/design.md section 4: " +
+		"an IPv6 context is an address write, then a context write with CTX_V6). The write response of CFG_CMD comes " +
+		"once the receiver took the word.\n\n")
 	fmt.Fprintf(&b, "Event counters: 64 bits each (COUNTER_WIDTH of them kept), counter i at 0x%03x + 8 i: the low word, "+
 		"then the high word at + 4. Reading a low word latches its high word, which the next read of a high word returns.\n\n", regmap.CounterBase)
 	b.WriteString("| offset | counter | counts |\n|---|---|---|\n")

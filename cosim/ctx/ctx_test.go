@@ -1,6 +1,7 @@
 // Package ctx tests rtl/mpa_rx_ctx.v, the context table, against a Go
 // model of its header's contract: entries placed by golden/fastpath's
-// Index, encoded by golden/cycle; the lookup's result two cycles after the
+// Index, encoded by golden/cycle (an IPv6 half connection's by an address
+// write, then a context write); the lookup's result two cycles after the
 // tuple, the verdict's read one cycle after its index, each seeing every
 // write made before that cycle; each copy returns its own fields.
 package ctx
@@ -34,14 +35,12 @@ func mask(fields [][2]int) cycle.CfgData {
 	return m
 }
 
-// The lookup copy keeps valid, markers, CRC, SeqStart, the 4-tuple, the
-// DDP stream and version; the verdict copy the flags, rcv_nxt and the
-// ranges (the header of mpa_rx_ctx).
+// The lookup copy returns valid, markers, CRC, SeqStart, the DDP stream
+// and version (its key only through res_match); the verdict copy the
+// flags, rcv_nxt and the ranges (the header of mpa_rx_ctx).
 var (
 	lkMask = mask([][2]int{{cycle.CtxValid, 1}, {cycle.CtxMarkers, 1}, {cycle.CtxCRC, 1},
-		{cycle.CtxSeqStart, cycle.CtxSeqStartW}, {cycle.CtxSrcIP, cycle.CtxSrcIPW}, {cycle.CtxDstIP, cycle.CtxDstIPW},
-		{cycle.CtxSrcPort, cycle.CtxSrcPortW}, {cycle.CtxDstPort, cycle.CtxDstPortW},
-		{cycle.CtxStream, cycle.CtxStreamW}, {cycle.CtxDDPVer, cycle.CtxDDPVerW}})
+		{cycle.CtxSeqStart, cycle.CtxSeqStartW}, {cycle.CtxStream, cycle.CtxStreamW}, {cycle.CtxDDPVer, cycle.CtxDDPVerW}})
 	vdMask = mask([][2]int{{cycle.CtxValid, 1}, {cycle.CtxFull, 1}, {cycle.CtxErr, 1}, {cycle.CtxSWOwned, 1},
 		{cycle.CtxMarkers, 1}, {cycle.CtxCRC, 1}, {cycle.CtxR0Valid, 1}, {cycle.CtxR1Valid, 1},
 		{cycle.CtxRcvNxt, cycle.CtxRcvNxtW}, {cycle.CtxR0Start, cycle.CtxR0StartW}, {cycle.CtxR0End, cycle.CtxR0EndW},
@@ -56,16 +55,23 @@ func and(a, m cycle.CfgData) []uint64 {
 	return out
 }
 
-// ipv4 is an IPv4 address as the lookup port takes it (the first octet in
-// the top bits).
-func ipv4(a wire.Addr) uint32 {
-	b := a.As4()
-	return binary.BigEndian.Uint32(b[:])
+// addr is an address as the lookup port takes it: 128 bits, the first
+// octet in the top bits, least significant word first (an IPv4 address
+// in its IPv4-mapped form).
+func addr(a wire.Addr) []uint64 {
+	return []uint64{binary.BigEndian.Uint64(a[8:]), binary.BigEndian.Uint64(a[:8])}
 }
 
+// randTuple returns an IPv4 or an IPv6 half connection from a small set
+// (lookups hit), IPv6 addresses whose words differ (the fold matters).
 func randTuple(rng *rand.Rand) wire.FourTuple {
-	return wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, byte(rng.IntN(8))}), DstIP: wire.AddrFrom4([4]byte{10, 0, 1, byte(rng.IntN(4))}),
-		SrcPort: uint16(4000 + rng.IntN(4)), DstPort: 4791}
+	if rng.IntN(2) == 0 {
+		return wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{10, 0, 0, byte(rng.IntN(8))}), DstIP: wire.AddrFrom4([4]byte{10, 0, 1, byte(rng.IntN(4))}),
+			SrcPort: uint16(4000 + rng.IntN(4)), DstPort: 4791}
+	}
+	src := wire.Addr{0: 0x20, 1: 0x01, 2: 0x0d, 3: 0xb8, 5: byte(rng.IntN(2)), 9: 0x77, 15: byte(rng.IntN(8))}
+	dst := wire.Addr{0: 0x20, 1: 0x01, 2: 0x0d, 3: 0xb8, 6: 0x12, 11: byte(rng.IntN(2)), 15: byte(rng.IntN(4))}
+	return wire.FourTuple{SrcIP: src, DstIP: dst, SrcPort: uint16(4000 + rng.IntN(4)), DstPort: 4791}
 }
 
 func randContext(rng *rand.Rand) fastpath.Context {
@@ -89,25 +95,36 @@ func TestRandom(t *testing.T) {
 	d := onecycle.Open(t, variant)
 	rng := rand.New(rand.NewPCG(7, 8))
 	var lk, vd [connCount]cycle.CfgData // the two copies as written
+	var lkTuple [connCount]wire.FourTuple
+	var staged [2]wire.Addr   // the address write's staging register
+	var next []cycle.CfgWrite // a context write after its address write
 	var pending []lookup
 	rdIdx, rdPrev := -1, -1
-	var hits, misses, rdChecked int
-	for c := 0; c < 100000; c++ {
+	var hits, misses, hits6, rdChecked int
+	for c := 0; c < 200000; c++ {
 		// inputs of cycle c
-		cfgW := rng.IntN(6) == 0
-		wrW := !cfgW && rng.IntN(6) == 0
+		var cfg *cycle.CfgWrite
+		if len(next) > 0 && rng.IntN(2) == 0 {
+			cfg, next = &next[0], next[1:]
+		} else if len(next) == 0 && rng.IntN(6) == 0 {
+			tu := randTuple(rng)
+			idx := fastpath.Index(tu, connCount)
+			if rng.IntN(5) == 0 {
+				idx = rng.IntN(connCount) // an entry at another slot: the lookup must not match it
+			}
+			ws := cycle.EncodeContextWrites(tu, randContext(rng), idx)
+			if rng.IntN(10) == 0 {
+				ws[len(ws)-1].Data.SetField(cycle.CtxValid, 1, 0)
+			}
+			cfg, next = &ws[0], ws[1:]
+		}
+		cfgW := cfg != nil && cfg.Op == cycle.OpContext
+		a6W := cfg != nil && cfg.Op == cycle.OpAddr6
+		wrW := cfg == nil && rng.IntN(6) == 0
 		var cfgIdx, wrIdx int
 		var cfgData, wrData cycle.CfgData
-		if cfgW {
-			tu := randTuple(rng)
-			cfgIdx = fastpath.Index(tu, connCount)
-			if rng.IntN(5) == 0 {
-				cfgIdx = rng.IntN(connCount) // an entry at another slot: the lookup must not match it
-			}
-			cfgData = cycle.EncodeContext(tu, randContext(rng))
-			if rng.IntN(10) == 0 {
-				cfgData.SetField(cycle.CtxValid, 1, 0)
-			}
+		if cfg != nil {
+			cfgIdx, cfgData = cfg.Index, cfg.Data
 		}
 		if wrW {
 			wrIdx = rng.IntN(connCount)
@@ -120,16 +137,18 @@ func TestRandom(t *testing.T) {
 		rdIdx = rng.IntN(connCount)
 
 		d.SetBool("cfg_valid", cfgW)
+		d.SetBool("cfg_a6_valid", a6W)
 		d.Set("cfg_idx", uint64(cfgIdx))
 		d.SetWords("cfg_data", cfgData[:])
 		d.SetBool("wr_valid", wrW)
 		d.Set("wr_idx", uint64(wrIdx))
 		d.SetWords("wr_data", wrData[:])
 		d.SetBool("lk_valid", lkV)
-		d.Set("lk_src_ip", uint64(ipv4(tu.SrcIP)))
-		d.Set("lk_dst_ip", uint64(ipv4(tu.DstIP)))
+		d.SetWords("lk_src_ip", addr(tu.SrcIP))
+		d.SetWords("lk_dst_ip", addr(tu.DstIP))
 		d.Set("lk_src_port", uint64(tu.SrcPort))
 		d.Set("lk_dst_port", uint64(tu.DstPort))
+		d.SetBool("lk_v6", tu.IPv6())
 		d.Set("rd_idx", uint64(rdIdx))
 		d.Step()
 
@@ -138,15 +157,18 @@ func TestRandom(t *testing.T) {
 			p := pending[0]
 			pending = pending[1:]
 			slot := fastpath.Index(p.tuple, connCount)
-			e := cycle.DecodeContext(lk[slot])
-			match := e.Valid && e.Tuple == p.tuple
+			match := lk[slot].Field(cycle.CtxValid, 1) == 1 && lkTuple[slot] == p.tuple
 			require.True(t, d.Bit("res_valid"), "cycle %d: res_valid", c)
 			require.Equal(t, uint64(slot), d.Get("res_idx"), "cycle %d: res_idx", c)
 			require.Equal(t, match, d.Bit("res_match"), "cycle %d: res_match for %v", c, p.tuple)
 			require.Equal(t, and(lk[slot], lkMask), d.Words("res_ent"), "cycle %d: res_ent", c)
-			if match {
+			switch {
+			case match && p.tuple.IPv6():
+				hits6++
+				fallthrough
+			case match:
 				hits++
-			} else {
+			default:
 				misses++
 			}
 		} else {
@@ -163,12 +185,17 @@ func TestRandom(t *testing.T) {
 		// the clock edge
 		if cfgW {
 			lk[cfgIdx], vd[cfgIdx] = cfgData, cfgData
+			lkTuple[cfgIdx] = cycle.DecodeContext6(cfgData, staged[0], staged[1]).Tuple
+		}
+		if a6W {
+			staged[0], staged[1] = cycle.DecodeAddr6(cfgData)
 		}
 		if wrW {
 			vd[wrIdx] = wrData
 		}
 	}
+	t.Logf("lookups: %d matched (%d IPv6), %d not; %d verdict reads", hits, hits6, misses, rdChecked)
 	require.Greater(t, hits, 1000)
+	require.Greater(t, hits6, 300)
 	require.Greater(t, misses, 1000)
-	t.Logf("lookups: %d matched, %d not; %d verdict reads", hits, misses, rdChecked)
 }

@@ -1,7 +1,9 @@
-// Package parse tests rtl/mpa_rx_parse.v against golden/wire.
+// Package parse tests rtl/mpa_rx_parse.v against golden/wire (with
+// golden/fastpath's IPv6 extension-header test).
 package parse
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -29,6 +31,15 @@ type result struct {
 	plen        int
 	payload     []byte // payload words seen (w_pmask), whole words
 	tuple       wire.FourTuple
+	v6          bool // v6_now with the tuple
+}
+
+// addr is a 128-bit address port (the first octet in the top bits).
+func addr(w []uint64) wire.Addr {
+	var a wire.Addr
+	binary.BigEndian.PutUint64(a[:8], w[1])
+	binary.BigEndian.PutUint64(a[8:], w[0])
+	return a
 }
 
 // run drives frames through the parser back to back (with idle cycles when
@@ -45,7 +56,7 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 		fvalid, fclass, fdrop   = sim.Port("f_valid"), sim.Port("f_class"), sim.Port("f_drop")
 		fseq, fflags, fplen     = sim.Port("f_seq"), sim.Port("f_flags"), sim.Port("f_plen")
 		tdone, sip, dip         = sim.Port("tuple_done"), sim.Port("src_ip_now"), sim.Port("dst_ip_now")
-		sport, dport            = sim.Port("src_port_now"), sim.Port("dst_port_now")
+		sport, dport, v6        = sim.Port("src_port_now"), sim.Port("dst_port_now"), sim.Port("v6_now")
 	)
 	lanes := width / 8
 	var in []uint64
@@ -104,11 +115,9 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 				ended = append(ended, end{fr, c})
 			}
 			if tdone.Bit(o) {
-				res[fr].tuple = wire.FourTuple{SrcPort: uint16(sport.Get(o)), DstPort: uint16(dport.Get(o))}
-				ip := sip.Get(o)
-				res[fr].tuple.SrcIP = wire.AddrFrom4([4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)})
-				ip = dip.Get(o)
-				res[fr].tuple.DstIP = wire.AddrFrom4([4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)})
+				res[fr].tuple = wire.FourTuple{SrcIP: addr(sip.Slice(o)), DstIP: addr(dip.Slice(o)),
+					SrcPort: uint16(sport.Get(o)), DstPort: uint16(dport.Get(o))}
+				res[fr].v6 = v6.Bit(o)
 			}
 		}
 		// w_pmask marks the words of the previous cycle's beat.
@@ -132,6 +141,8 @@ func want(t *testing.T, b []byte) (class, drop uint64, f wire.Frame) {
 	switch {
 	case err == nil:
 		return 0, 0, f
+	case errors.Is(err, fastpath.ErrIPv6Ext):
+		return cycle.ClassNotTCP, cycle.NotTCPIPv6Ext, f
 	case errors.Is(err, wire.ErrNotIP), errors.Is(err, wire.ErrNotTCP), errors.Is(err, wire.ErrFragment):
 		return 1, 0, f
 	case errors.Is(err, wire.ErrIPChecksum):
@@ -157,6 +168,7 @@ func check(t *testing.T, frames [][]byte, res []result) {
 		assert.Equal(t, f.Flags, r.flags, "frame %d flags", i)
 		assert.Equal(t, len(f.Payload), r.plen, "frame %d payload length", i)
 		assert.Equal(t, f.FourTuple(), r.tuple, "frame %d tuple", i)
+		assert.Equal(t, f.IPv6, r.v6, "frame %d v6_now", i)
 		// Whole words only: a payload that ends in the first two octets of
 		// a word that would complete after the frame's last beat lacks them
 		// (such a payload is not whole FPDUs anyway); the last word reported
@@ -203,6 +215,9 @@ func TestRandomFrames(t *testing.T) {
 }
 
 func randomFrame(t *testing.T, rng *rand.Rand) []byte {
+	if rng.IntN(2) == 0 {
+		return randomFrame6(t, rng)
+	}
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
 	var ls []gopacket.SerializableLayer
 	ls = append(ls, eth)
@@ -263,6 +278,81 @@ func randomFrame(t *testing.T, rng *rand.Rand) []byte {
 		b[ipOff] = byte(rng.IntN(256))
 	case 6: // total length
 		b[ipOff+2], b[ipOff+3] = byte(rng.IntN(256)), byte(rng.IntN(256))
+	}
+	return b
+}
+
+// randomFrame6 returns an IPv6 frame: a tag or none, TCP options or none,
+// padding; or damaged: an extension header's Next Header, a Next Header
+// that is not TCP, an IPv4-mapped address, a wrong version or payload
+// length, a corrupt octet, a cut.
+func randomFrame6(t *testing.T, rng *rand.Rand) []byte {
+	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv6}
+	var ls []gopacket.SerializableLayer
+	ls = append(ls, eth)
+	if rng.IntN(4) == 0 {
+		eth.EthernetType = layers.EthernetTypeDot1Q
+		ls = append(ls, &layers.Dot1Q{VLANIdentifier: uint16(rng.IntN(4096)), Type: layers.EthernetTypeIPv6})
+	}
+	src := net.IP{0x20, 0x01, 0x0d, 0xb8, 0, byte(rng.IntN(256)), 0, 0, 0, 0, 0, 0, 0, 0, byte(rng.IntN(256)), 1}
+	dst := net.IP{0xfe, 0x80, 0, 0, 0, 0, 0, 0, byte(rng.IntN(256)), 0, 0, 0, 0, 0, 0, byte(rng.IntN(256))}
+	kind := rng.IntN(14)
+	if kind == 7 { // an IPv4-mapped source or destination
+		m := net.IP{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, byte(rng.IntN(256))}
+		if rng.IntN(2) == 0 {
+			src = m
+		} else {
+			dst = m
+		}
+	}
+	ip := &layers.IPv6{Version: 6, HopLimit: 64, NextHeader: layers.IPProtocolTCP, SrcIP: src, DstIP: dst,
+		TrafficClass: uint8(rng.IntN(256)), FlowLabel: rng.Uint32() & 0xfffff}
+	tcp := &layers.TCP{SrcPort: layers.TCPPort(rng.IntN(65536)), DstPort: 4791, Seq: rng.Uint32(), ACK: true, Window: 1000,
+		PSH: rng.IntN(2) == 0, FIN: rng.IntN(10) == 0}
+	if rng.IntN(3) == 0 {
+		tcp.Options = []layers.TCPOption{{OptionType: layers.TCPOptionKindTimestamps, OptionLength: 10, OptionData: make([]byte, 8)},
+			{OptionType: layers.TCPOptionKindNop}, {OptionType: layers.TCPOptionKindNop}}
+	}
+	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
+	payload := make([]byte, rng.IntN(1500))
+	for i := range payload {
+		payload[i] = byte(rng.Uint32())
+	}
+	if kind == 0 {
+		ip.NextHeader = layers.IPProtocolUDP
+		udp := &layers.UDP{SrcPort: 1, DstPort: 2}
+		require.NoError(t, udp.SetNetworkLayerForChecksum(ip))
+		ls = append(ls, ip, udp)
+	} else {
+		ls = append(ls, ip, tcp)
+	}
+	ls = append(ls, gopacket.Payload(payload))
+	buf := gopacket.NewSerializeBuffer()
+	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...))
+	b := append([]byte(nil), buf.Bytes()...)
+	for len(b) < 60 {
+		b = append(b, 0) // Ethernet padding
+	}
+	ipOff := 14
+	if eth.EthernetType == layers.EthernetTypeDot1Q {
+		ipOff = 18
+	}
+	switch kind {
+	case 1: // corrupt one octet anywhere
+		b[rng.IntN(len(b))] ^= byte(1 + rng.IntN(255))
+	case 2: // truncate
+		b = b[:rng.IntN(len(b))+1]
+	case 3: // an extension header (Hop-by-Hop, Routing, Fragment, Destination Options), or AH, ESP, No Next Header
+		b[ipOff+6] = []byte{0, 43, 44, 60, 51, 50, 59}[rng.IntN(7)]
+	case 4: // version
+		b[ipOff] = b[ipOff]&0x0f | byte(rng.IntN(16))<<4
+	case 5: // payload length
+		b[ipOff+4], b[ipOff+5] = byte(rng.IntN(256)>>rng.IntN(8)), byte(rng.IntN(256))
+	case 6: // payload length 0
+		b[ipOff+4], b[ipOff+5] = 0, 0
+	case 8: // an extension header in a frame too short for the fixed header, or just long enough
+		b[ipOff+6] = 0
+		b = b[:min(len(b), ipOff+39+rng.IntN(3))]
 	}
 	return b
 }

@@ -260,14 +260,24 @@ func (r *RTL) Op(o fastpath.Op) error {
 		}
 		return r.top.err
 	}
+	for _, cw := range cycle.EncodeOps(o, Slots, STagSlots) {
+		if err := r.config(cw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// config presents one configuration word on cfg_* until the receiver
+// takes it.
+func (r *RTL) config(cw cycle.CfgWrite) error {
 	p := r.p
 	rec := r.in[:r.sim.InWords()]
-	op, index, d := cycle.EncodeOp(o, Slots, STagSlots)
 	w := p["cfg_data"].Slice(rec)
 	clear(w)
-	copy(w, d[:])
-	p["cfg_op"].Set(rec, uint64(op))
-	p["cfg_index"].Set(rec, uint64(index))
+	copy(w, cw.Data[:])
+	p["cfg_op"].Set(rec, uint64(cw.Op))
+	p["cfg_index"].Set(rec, uint64(cw.Index))
 	p["cfg_valid"].SetBool(rec, true)
 	defer p["cfg_valid"].SetBool(rec, false)
 	for n := 0; ; n++ {

@@ -58,6 +58,9 @@ func decide(f frame, c fastpath.Context) (v cycle.VerdictRecord, nc fastpath.Con
 			v.Drop = cycle.DropFCS
 		}
 		return
+	case fr.Class == cycle.ClassNotTCP && fr.Drop == cycle.NotTCPIPv6Ext:
+		exc(fastpath.IPv6Ext)
+		return
 	case fr.Class == cycle.ClassNotTCP:
 		exc(fastpath.NotTCP)
 		return
@@ -138,8 +141,12 @@ func decide(f frame, c fastpath.Context) (v cycle.VerdictRecord, nc fastpath.Con
 
 // vdFields keeps the verdict copy's fields of an entry (mpa_rx_ctx).
 func vdFields(c fastpath.Context) fastpath.Context {
-	return fastpath.Context{Full: c.Full, Err: c.Err, SWOwned: c.SWOwned, RcvNxt: c.RcvNxt, Ranges: c.Ranges,
+	v := fastpath.Context{Full: c.Full, Err: c.Err, SWOwned: c.SWOwned, RcvNxt: c.RcvNxt, Ranges: c.Ranges,
 		Params: mpa.Half{Markers: c.Params.Markers, CRC: c.Params.CRC}}
+	if len(v.Ranges) == 0 {
+		v.Ranges = nil // no range, however the model's slice ended up
+	}
+	return v
 }
 
 func randContext(rng *rand.Rand) fastpath.Context {
@@ -168,7 +175,7 @@ func genFrame(rng *rand.Rand, ctx []fastpath.Context) frame {
 	case r == 0:
 		fr.Class, fr.Drop = cycle.ClassDrop, 1+rng.IntN(3)
 	case r == 1:
-		fr.Class = cycle.ClassNotTCP
+		fr.Class, fr.Drop = cycle.ClassNotTCP, rng.IntN(2) // NotTCPOther or NotTCPIPv6Ext
 	case r == 2:
 		fr.Over = true
 	}

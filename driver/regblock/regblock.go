@@ -14,7 +14,7 @@ import (
 	"github.com/mparx/mparx/golden/cycle"
 )
 
-// Sink takes a configuration word (cycle.OpContext ... OpMSN); an error
+// Sink takes a configuration word (cycle.OpContext ... OpAddr6); an error
 // fails the command's write.
 type Sink func(op, index int, data cycle.CfgData) error
 
@@ -128,7 +128,7 @@ func (b *Block) Write32(addr, v uint32) error {
 		b.stage[(a-driver.RegCfgData)/4] = v
 	case a == driver.RegCfgCmd:
 		op := v & 7
-		if op > cycle.OpMSN {
+		if op > cycle.OpAddr6 {
 			return &ErrSlvErr{Write: true, Addr: addr}
 		}
 		var d cycle.CfgData

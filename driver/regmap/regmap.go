@@ -48,7 +48,7 @@ const (
 	// IDValue is what the ID register reads: "MPRX".
 	IDValue = 0x4d505258
 	// Version is the register map's version, major << 16 | minor << 8 | patch.
-	Version = 0x00010100
+	Version = 0x00010200
 	// CfgDataWords is the number of 32-bit staging registers of the
 	// 384-bit configuration word.
 	CfgDataWords = 12
@@ -64,7 +64,8 @@ const (
 	OpSTag    = 1 // an STag entry, CFG_INDEX the STag's index
 	OpPost    = 2 // a posted receive buffer, CFG_INDEX the context slot
 	OpMSN     = 3 // a queue's current MSN, CFG_INDEX the context slot
-	NumOps    = 4
+	OpAddr6   = 4 // the two IPv6 addresses of the next context write with CTX_V6 (CFG_INDEX unused)
+	NumOps    = 5
 )
 
 // Regs are the registers, in offset order.
@@ -84,7 +85,7 @@ var Regs = []Reg{
 	{Name: "AXI_MAX_BURSTS", Offset: 0x030, Access: RO, Param: "AXI_MAX_BURSTS", Doc: "bursts the AXI4 master keeps outstanding at most"},
 	{Name: "COUNTER_WIDTH", Offset: 0x034, Access: RO, Param: "COUNTER_WIDTH", Doc: "bits of each event counter (the rest of its 64 read as 0)"},
 	{Name: "CFG_INDEX", Offset: 0x040, Access: RW, Doc: "[15:0] the configuration write's index (cfg_index)"},
-	{Name: "CFG_CMD", Offset: 0x044, Access: RW, Doc: "a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-3; 4-7 answer SLVERR and send nothing); " +
+	{Name: "CFG_CMD", Offset: 0x044, Access: RW, Doc: "a write sends the staged word (CFG_DATA0-11, CFG_INDEX) as operation [2:0] (cfg_op 0-4; 5-7 answer SLVERR and send nothing); " +
 		"its write response comes once the receiver took the word, and CFG_DATA0-11 are then zero; reads the last operation"},
 	{Name: "CFG_STATUS", Offset: 0x048, Access: RO, Doc: "[31:16] words sent (modulo 2^16), [0] a word waits for the receiver"},
 	{Name: "CNT_CTRL", Offset: 0x04c, Access: WO, Doc: "writing 1 to [0] clears every counter"},

@@ -240,9 +240,10 @@ func (b *Bench) Run(w Workload, d DUT) (Report, error) {
 			return err
 		}
 		for _, o := range ops {
-			op, index, data := EncodeOp(o, b.opt.Slots, b.opt.STagCount)
-			if err := d.Config(op, index, data); err != nil {
-				return err
+			for _, w := range EncodeOps(o, b.opt.Slots, b.opt.STagCount) {
+				if err := d.Config(w.Op, w.Index, w.Data); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -23,6 +23,8 @@ func (m *Model) config(in In) {
 		m.configPost(in.CfgIndex, DecodeRecv(in.CfgData))
 	case OpMSN:
 		m.configMSN(in.CfgIndex, DecodeRecv(in.CfgData))
+	case OpAddr6:
+		m.addr6[0], m.addr6[1] = DecodeAddr6(in.CfgData)
 	default:
 		m.fail("cfg_op %d", in.CfgOp)
 	}
@@ -33,7 +35,7 @@ func (m *Model) configContext(index int, d CfgData) {
 		m.fail("context write to slot %d of %d", index, len(m.slots))
 		return
 	}
-	e := DecodeContext(d)
+	e := DecodeContext6(d, m.addr6[0], m.addr6[1])
 	m.slots[index] = e
 	if e.Valid {
 		m.engine.SetContext(e.Tuple, e.Ctx)

@@ -15,27 +15,68 @@ const (
 	OpSTag    = 1
 	OpPost    = 2
 	OpMSN     = 3
+	// OpAddr6 stages the two 128-bit addresses of the next context write
+	// with CtxV6 (an IPv6 half connection's context takes two writes).
+	OpAddr6 = 4
 )
 
 // CfgData is the 384-bit cfg_data as six 64-bit words, least significant
 // first.
 type CfgData [6]uint64
 
-// EncodeOp returns the configuration write (cfg_op, cfg_index, cfg_data) of
-// a table write of software, for a context table of slots entries and an
-// STag table of stagCount entries (both powers of two).
-func EncodeOp(o fastpath.Op, slots, stagCount int) (op, index int, d CfgData) {
+// CfgWrite is one configuration write: cfg_op, cfg_index, cfg_data.
+type CfgWrite struct {
+	Op, Index int
+	Data      CfgData
+}
+
+// EncodeOps returns the configuration writes of a table write of software,
+// for a context table of slots entries and an STag table of stagCount
+// entries (both powers of two): one, or for the context of an IPv6 half
+// connection two (its addresses, then the context).
+func EncodeOps(o fastpath.Op, slots, stagCount int) []CfgWrite {
 	switch o.Kind {
 	case fastpath.OpContext:
-		return OpContext, fastpath.Index(o.Half, slots), EncodeContext(o.Half, o.Ctx)
+		return EncodeContextWrites(o.Half, o.Ctx, fastpath.Index(o.Half, slots))
 	case fastpath.OpSTag:
-		return OpSTag, int(o.STag>>8) & (stagCount - 1),
-			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})
+		return []CfgWrite{{OpSTag, int(o.STag>>8) & (stagCount - 1),
+			EncodeSTag(STagEntry{Valid: o.Valid, STag: o.STag, Stream: o.Stream, Base: o.Base, Length: o.Len})}}
 	case fastpath.OpPost:
-		return OpPost, fastpath.Index(o.Half, slots),
-			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})
+		return []CfgWrite{{OpPost, fastpath.Index(o.Half, slots),
+			EncodeRecv(RecvEntry{QN: o.QN, Valid: o.Valid, MSN: o.MSN, Stream: o.Stream, Base: o.Base, Length: uint32(o.Len)})}}
 	}
-	return OpMSN, fastpath.Index(o.Half, slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})
+	return []CfgWrite{{OpMSN, fastpath.Index(o.Half, slots), EncodeRecv(RecvEntry{QN: o.QN, MSN: o.MSN})}}
+}
+
+// EncodeContextWrites returns the configuration writes that program the
+// context of half connection t in slot: for IPv6 the address write
+// (OpAddr6), then the context write (OpContext).
+func EncodeContextWrites(t wire.FourTuple, c fastpath.Context, slot int) []CfgWrite {
+	w := CfgWrite{OpContext, slot, EncodeContext(t, c)}
+	if !t.IPv6() {
+		return []CfgWrite{w}
+	}
+	return []CfgWrite{{OpAddr6, slot, EncodeAddr6(t.SrcIP, t.DstIP)}, w}
+}
+
+// EncodeAddr6 returns the cfg_data of an address write (OpAddr6).
+func EncodeAddr6(src, dst wire.Addr) CfgData {
+	var d CfgData
+	for i, a := range [2]wire.Addr{src, dst} {
+		d[2*i+1] = binary.BigEndian.Uint64(a[0:])
+		d[2*i] = binary.BigEndian.Uint64(a[8:])
+	}
+	return d
+}
+
+// DecodeAddr6 decodes the cfg_data of an address write: source and
+// destination.
+func DecodeAddr6(d CfgData) (src, dst wire.Addr) {
+	binary.BigEndian.PutUint64(src[0:], d[1])
+	binary.BigEndian.PutUint64(src[8:], d[0])
+	binary.BigEndian.PutUint64(dst[0:], d[3])
+	binary.BigEndian.PutUint64(dst[8:], d[2])
+	return src, dst
 }
 
 // Field returns width bits (at most 64) from bit pos.
@@ -74,12 +115,19 @@ type Entry struct {
 	Ctx   fastpath.Context
 }
 
-// EncodeContext returns the cfg_data of a context write (op 0). The
-// context holds IPv4 addresses: an IPv6 half connection has no context
-// (the model's engine is IPv4Only, whose Claim refuses one).
+// EncodeContext returns the cfg_data of a context write (op 0): for an
+// IPv4 half connection with its addresses, for an IPv6 one with CtxV6 set
+// and the address fields zero (the addresses go in an address write
+// before it: EncodeContextWrites).
 func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
-	src, dst := t.SrcIP.As4(), t.DstIP.As4()
 	var d CfgData
+	if t.IPv6() {
+		d.SetField(CtxV6, 1, 1)
+	} else {
+		src, dst := t.SrcIP.As4(), t.DstIP.As4()
+		d.SetField(CtxSrcIP, CtxSrcIPW, uint64(binary.BigEndian.Uint32(src[:])))
+		d.SetField(CtxDstIP, CtxDstIPW, uint64(binary.BigEndian.Uint32(dst[:])))
+	}
 	d.SetField(CtxValid, 1, 1)
 	d.SetField(CtxFull, 1, b2u(c.Full))
 	d.SetField(CtxErr, 1, b2u(c.Err))
@@ -90,8 +138,6 @@ func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	d.SetField(CtxDDPVer, CtxDDPVerW, uint64(c.DDPVersion))
 	d.SetField(CtxSeqStart, CtxSeqStartW, uint64(c.Params.SeqStart))
 	d.SetField(CtxRcvNxt, CtxRcvNxtW, uint64(c.RcvNxt))
-	d.SetField(CtxSrcIP, CtxSrcIPW, uint64(binary.BigEndian.Uint32(src[:])))
-	d.SetField(CtxDstIP, CtxDstIPW, uint64(binary.BigEndian.Uint32(dst[:])))
 	d.SetField(CtxSrcPort, CtxSrcPortW, uint64(t.SrcPort))
 	d.SetField(CtxDstPort, CtxDstPortW, uint64(t.DstPort))
 	for i, rg := range c.Ranges {
@@ -102,8 +148,16 @@ func EncodeContext(t wire.FourTuple, c fastpath.Context) CfgData {
 	return d
 }
 
-// DecodeContext decodes the cfg_data of a context write.
+// DecodeContext decodes the cfg_data of a context write of an IPv4 half
+// connection (DecodeContext6 when CtxV6 is set).
 func DecodeContext(d CfgData) Entry {
+	return DecodeContext6(d, wire.Addr{}, wire.Addr{})
+}
+
+// DecodeContext6 decodes the cfg_data of a context write, with src and
+// dst the addresses of the last address write: the tuple's addresses when
+// CtxV6 is set.
+func DecodeContext6(d CfgData, src, dst wire.Addr) Entry {
 	e := Entry{Valid: d.Field(CtxValid, 1) == 1}
 	e.Ctx.Full = d.Field(CtxFull, 1) == 1
 	e.Ctx.Err = d.Field(CtxErr, 1) == 1
@@ -115,6 +169,9 @@ func DecodeContext(d CfgData) Entry {
 	e.Ctx.RcvNxt = uint32(d.Field(CtxRcvNxt, CtxRcvNxtW))
 	e.Tuple.SrcIP = ipv4(d.Field(CtxSrcIP, CtxSrcIPW))
 	e.Tuple.DstIP = ipv4(d.Field(CtxDstIP, CtxDstIPW))
+	if d.Field(CtxV6, 1) == 1 {
+		e.Tuple.SrcIP, e.Tuple.DstIP = src, dst
+	}
 	e.Tuple.SrcPort = uint16(d.Field(CtxSrcPort, CtxSrcPortW))
 	e.Tuple.DstPort = uint16(d.Field(CtxDstPort, CtxDstPortW))
 	for _, rg := range ctxRanges {

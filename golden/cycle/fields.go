@@ -31,6 +31,7 @@ const (
 	CtxStreamW   = 12
 	CtxDDPVer    = 20
 	CtxDDPVerW   = 2
+	CtxV6        = 22
 	CtxSeqStart  = 32
 	CtxSeqStartW = 32
 	CtxRcvNxt    = 64
@@ -56,6 +57,12 @@ const (
 	CfgOpW    = 3
 	CfgIndexW = 16
 	CfgDataW  = 384
+
+	// IPv6 addresses (cfg_op 4)
+	Addr6Src  = 0
+	Addr6SrcW = 128
+	Addr6Dst  = 128
+	Addr6DstW = 128
 
 	// STag entry
 	STagValid   = 0
@@ -95,6 +102,9 @@ const (
 	DropMalformed = 1
 	DropIPCsum    = 2
 	DropTCPCsum   = 3
+	// the drop field of a NOT_TCP frame
+	NotTCPOther   = 0 // not IP/TCP, an IPv4 fragment (reason NotTCP)
+	NotTCPIPv6Ext = 1 // an IPv6 extension header (reason IPv6Ext)
 
 	// frame record, parser part
 	FRPW      = 60

@@ -103,6 +103,7 @@ var goFields = []struct {
 	{"CTX_STREAM_W", CtxStreamW},
 	{"CTX_DDP_VER", CtxDDPVer},
 	{"CTX_DDP_VER_W", CtxDDPVerW},
+	{"CTX_V6", CtxV6},
 	{"CTX_SEQ_START", CtxSeqStart},
 	{"CTX_SEQ_START_W", CtxSeqStartW},
 	{"CTX_RCV_NXT", CtxRcvNxt},
@@ -130,6 +131,11 @@ var goFields = []struct {
 	{"CFG_OP_STAG", OpSTag},
 	{"CFG_OP_POST", OpPost},
 	{"CFG_OP_MSN", OpMSN},
+	{"CFG_OP_ADDR6", OpAddr6},
+	{"ADDR6_SRC", Addr6Src},
+	{"ADDR6_SRC_W", Addr6SrcW},
+	{"ADDR6_DST", Addr6Dst},
+	{"ADDR6_DST_W", Addr6DstW},
 	{"STAG_VALID", STagValid},
 	{"STAG_STAG", STagSTag},
 	{"STAG_STAG_W", STagSTagW},
@@ -161,6 +167,8 @@ var goFields = []struct {
 	{"DROP_MALFORMED", DropMalformed},
 	{"DROP_IP_CSUM", DropIPCsum},
 	{"DROP_TCP_CSUM", DropTCPCsum},
+	{"NOT_TCP_OTHER", NotTCPOther},
+	{"NOT_TCP_IPV6_EXT", NotTCPIPv6Ext},
 	{"FRP_W", FRPW},
 	{"FRP_CLASS", FRPClass},
 	{"FRP_CLASS_W", FRPClassW},
@@ -308,6 +316,7 @@ var goFields = []struct {
 	{"VERDICT_IGNORE", VIgnore},
 	{"REASON_NONE", 0},
 	{"REASON_NOT_TCP", int(fastpath.NotTCP)},
+	{"REASON_IPV6_EXT", int(fastpath.IPv6Ext)},
 	{"REASON_NO_CONN", int(fastpath.NoConn)},
 	{"REASON_NOT_FULL", int(fastpath.NotFull)},
 	{"REASON_FLAGS", int(fastpath.Flags)},
@@ -467,11 +476,35 @@ func TestEncodersMatchRTL(t *testing.T) {
 			"CTX_DDP_VER": "C.DDPVersion", "CTX_SEQ_START": "C.Params.SeqStart", "CTX_RCV_NXT": "C.RcvNxt",
 			"CTX_SRC_IP": "T.SrcIP", "CTX_DST_IP": "T.DstIP", "CTX_SRC_PORT": "T.SrcPort", "CTX_DST_PORT": "T.DstPort",
 			"CTX_R0_VALID": "C.Full", "CTX_R1_VALID": "C.Full", "CTX_R0_START": "C.Full", "CTX_R0_END": "C.Full",
-			"CTX_R1_START": "C.Full", "CTX_R1_END": "C.Full",
+			"CTX_R1_START": "C.Full", "CTX_R1_END": "C.Full", "CTX_V6": "C.Full",
 		}, nil}.checkContext(t, vh)
 		e := DecodeContext(EncodeContext(wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{1, 2, 3, 4}), SrcPort: 7},
 			fastpath.Context{Full: true, RcvNxt: 9, Ranges: []fastpath.Range{{Start: 1, End: 2}}}))
 		assert.True(t, e.Valid && e.Ctx.Full && e.Ctx.RcvNxt == 9 && e.Tuple.SrcPort == 7 && len(e.Ctx.Ranges) == 1)
+	})
+	t.Run("addr6", func(t *testing.T) {
+		// each address where the .vh says, its first octet in the top bits
+		fs := fieldsOf(vh, "ADDR6")
+		require.Len(t, fs, 2)
+		var ones wire.Addr
+		for i := range ones {
+			ones[i] = 0xff
+		}
+		checkEncoder(t, "ADDR6", CfgDataW, fs, func(name string) Record {
+			d := map[string]CfgData{"ADDR6_SRC": EncodeAddr6(ones, wire.Addr{}), "ADDR6_DST": EncodeAddr6(wire.Addr{}, ones)}[name]
+			return Record(d[:])
+		})
+		src, dst := wire.Addr{0: 0x20, 1: 0x01, 15: 1}, wire.Addr{0: 0xfe, 1: 0x80, 14: 2}
+		d := EncodeAddr6(src, dst)
+		assert.Equal(t, uint64(0x2001)<<48, d.Field(Addr6Src+64, 64), "first octets at the top")
+		s2, d2 := DecodeAddr6(d)
+		assert.Equal(t, [2]wire.Addr{src, dst}, [2]wire.Addr{s2, d2})
+		tp := wire.FourTuple{SrcIP: src, DstIP: dst, SrcPort: 1, DstPort: 2}
+		ws := EncodeContextWrites(tp, fastpath.Context{Full: true}, 3)
+		require.Len(t, ws, 2)
+		assert.Equal(t, []int{OpAddr6, OpContext}, []int{ws[0].Op, ws[1].Op})
+		e := DecodeContext6(ws[1].Data, s2, d2)
+		assert.Equal(t, tp, e.Tuple)
 	})
 	t.Run("stag", func(t *testing.T) {
 		record[STagEntry]{"STAG", CfgDataW, false, map[string]string{"STAG_VALID": "Valid", "STAG_STAG": "STag",
@@ -649,12 +682,22 @@ func (r record[T]) checkContext(t *testing.T, vh map[string]int) {
 			return rng(1, func(g *fastpath.Range) { g.Start = full })
 		case "CTX_R1_END":
 			return rng(1, func(g *fastpath.Range) { g.End = full })
+		case "CTX_SRC_IP":
+			return diff(EncodeContext(wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{255, 255, 255, 255})}, fastpath.Context{}))
+		case "CTX_DST_IP":
+			return diff(EncodeContext(wire.FourTuple{SrcIP: wire.AddrFrom4([4]byte{}),
+				DstIP: wire.AddrFrom4([4]byte{255, 255, 255, 255})}, fastpath.Context{}))
+		case "CTX_V6":
+			// an IPv6 half connection: the bit, and no IPv4 address
+			return diff(EncodeContext(wire.FourTuple{SrcIP: wire.Addr{0: 0x20, 1: 0x01, 15: 1}}, fastpath.Context{}))
 		}
 		var v struct {
 			T wire.FourTuple
 			C fastpath.Context
 		}
 		setOnes(t, &v, r.fields[name], fs[name][1])
+		// an IPv4 half connection (zero addresses in the IPv4-mapped form)
+		v.T.SrcIP, v.T.DstIP = wire.AddrFrom4([4]byte{}), wire.AddrFrom4([4]byte{})
 		return diff(EncodeContext(v.T, v.C))
 	})
 }

@@ -11,9 +11,9 @@ import (
 // Fields are the header fields of a frame that the events carry
 // (docs/design.md section 4): the half connection, the sequence number and
 // payload length of the TCP segment. Defined is false when the frame has no
-// IPv4/TCP header to take them from (not IPv4/TCP, a fragment, lengths that
-// do not fit the frame; IPv6: the receiver modelled parses IPv4 only): the
-// events then leave them undefined.
+// IPv4/TCP or IPv6/TCP header to take them from (not IP/TCP, an IPv4
+// fragment, an IPv6 extension header or IPv4-mapped address, lengths that
+// do not fit the frame): the events then leave them undefined.
 type Fields struct {
 	Defined bool
 	Tuple   wire.FourTuple
@@ -39,32 +39,54 @@ func ParseFields(b []byte) Fields {
 		et = binary.BigEndian.Uint16(b[16:])
 		off = 18
 	}
-	if et != wire.EtherTypeIPv4 || len(b) < off+20 {
+	var tcp []byte
+	switch et {
+	case wire.EtherTypeIPv4:
+		if len(b) < off+20 {
+			return f
+		}
+		ip := b[off:]
+		ihl := int(ip[0]&0x0f) * 4
+		total := int(binary.BigEndian.Uint16(ip[2:]))
+		if ip[0]>>4 != 4 || ihl < 20 || total < ihl || total > len(ip) {
+			return f
+		}
+		if ip[9] != wire.ProtocolTCP || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
+			return f
+		}
+		f.Tuple.SrcIP = wire.AddrFrom4([4]byte(ip[12:16]))
+		f.Tuple.DstIP = wire.AddrFrom4([4]byte(ip[16:20]))
+		tcp, off = ip[ihl:total], off+ihl
+	case wire.EtherTypeIPv6:
+		// the fixed header and TCP right after it (the receiver does not
+		// walk extension headers)
+		if len(b) < off+40 {
+			return f
+		}
+		ip := b[off:]
+		plen := int(binary.BigEndian.Uint16(ip[4:]))
+		if ip[0]>>4 != 6 || ip[6] != wire.ProtocolTCP || 40+plen > len(ip) {
+			return f
+		}
+		f.Tuple.SrcIP, f.Tuple.DstIP = wire.Addr(ip[8:24]), wire.Addr(ip[24:40])
+		if f.Tuple.SrcIP.Is4() || f.Tuple.DstIP.Is4() {
+			return Fields{}
+		}
+		tcp, off = ip[40:40+plen], off+40
+	default:
 		return f
 	}
-	ip := b[off:]
-	ihl := int(ip[0]&0x0f) * 4
-	total := int(binary.BigEndian.Uint16(ip[2:]))
-	if ip[0]>>4 != 4 || ihl < 20 || total < ihl || total > len(ip) {
-		return f
-	}
-	if ip[9] != wire.ProtocolTCP || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
-		return f
-	}
-	tcp := ip[ihl:total]
 	if len(tcp) < 20 {
-		return f
+		return Fields{}
 	}
 	thl := int(tcp[12]>>4) * 4
 	if thl < 20 || thl > len(tcp) {
-		return f
+		return Fields{}
 	}
-	f.Tuple.SrcIP = wire.AddrFrom4([4]byte(ip[12:16]))
-	f.Tuple.DstIP = wire.AddrFrom4([4]byte(ip[16:20]))
 	f.Tuple.SrcPort = binary.BigEndian.Uint16(tcp[0:])
 	f.Tuple.DstPort = binary.BigEndian.Uint16(tcp[2:])
 	f.Seq = binary.BigEndian.Uint32(tcp[4:])
-	f.PayOff = off + ihl + thl
+	f.PayOff = off + thl
 	f.PayLen = len(tcp) - thl
 	f.Defined = true
 	return f

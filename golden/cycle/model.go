@@ -7,6 +7,7 @@ import (
 	"github.com/mparx/mparx/golden/ddp"
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/rx"
+	"github.com/mparx/mparx/golden/wire"
 )
 
 // Events returns the events of the cycle's m_evt beat, decoded (none when
@@ -182,6 +183,7 @@ type Model struct {
 	placer   *ddp.Placer
 	mem      *ddp.Memory
 	slots    []Entry
+	addr6    [2]wire.Addr // the addresses of the last address write (OpAddr6)
 	stags    map[int]STagEntry
 	cur      *Frame // frame being received
 	stored   uint64 // beats ever stored in the FIFO

@@ -23,12 +23,12 @@ const (
 	JumboFrame = 9018
 )
 
-// ParsesIPv6 reports whether the receiver modelled parses IPv6. It does
-// not: mpa_rx_parse takes IPv4 only, so an IPv6 frame is NOT_TCP and a
-// context holds IPv4 addresses. golden/fastpath models the receiver with
-// IPv6 (Engine.IPv4Only false); the models of mpa_rx as it is set
-// IPv4Only to !ParsesIPv6.
-const ParsesIPv6 = false
+// ParsesIPv6 reports whether the receiver modelled parses IPv6. It does:
+// mpa_rx_parse takes IPv6 frames without extension headers (one with
+// them is NOT_TCP, reason IPv6Ext) and a context is keyed on 128-bit
+// addresses. The models of mpa_rx set golden/fastpath's Engine.IPv4Only
+// to !ParsesIPv6.
+const ParsesIPv6 = true
 
 // FrameCapacity returns the longest frame in octets mpa_rx stores whole
 // when it finds its frame FIFO empty (fastpath.Engine.FrameLimit of a
