@@ -19,7 +19,9 @@
  *
  * Host write errors. A burst answered SLVERR or DECERR (cpl_err_valid,
  * with the first descriptor that had writes in it, F) sets the fault
- * (fault, fault_resp), unless one is set already. While it is set, every
+ * (fault, fault_resp), unless one is set already and not cleared in that
+ * cycle (an error in the cycle software clears the fault sets it anew,
+ * with its own F). While it is set, every
  * PLACED and DELIVERED whose tag is above F (so the PLACED of F's FPDU and
  * every event after it) leaves as DDP_ERROR with DDP kind 13 (host write
  * error), its other fields unchanged: nothing from that FPDU on is
@@ -132,7 +134,7 @@ always @(posedge clk) begin
         past <= 1'b1;
     if (fault_clear)
         flt <= 1'b0;
-    if (cpl_err_valid && !flt) begin
+    if (cpl_err_valid && (!flt || fault_clear)) begin
         flt <= 1'b1;
         past <= 1'b0;
         flt_resp <= cpl_err_resp;
@@ -307,7 +309,7 @@ reg         f_flt = 1'b0;
 reg  [15:0] f_F, f_dF;
 reg  [1:0]  f_resp = 2'd0;
 reg  [7:0]  f_pb, f_dgp;
-wire        f_err = cpl_err_valid && !f_flt;
+wire        f_err = cpl_err_valid && (!f_flt || fault_clear);
 always @(posedge clk) begin
     if (f_s_hs && f_pb != 8'hff)
         f_pb <= f_pb + 8'd1;
@@ -560,6 +562,7 @@ always @* begin
                m_evt_tdata[EVT_DDP_KIND +: EVT_DDP_KIND_W] == 4'd13);
         cover (f_t_leaves && f_flt && f_m_kind == EVT_KIND_PLACED);
         cover (f_t_leaves && f_was_cleared && !f_flt && f_m_kind == EVT_KIND_PLACED);
+        cover (fault_clear && flt && cpl_err_valid);
     end
 end
 `endif

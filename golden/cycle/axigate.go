@@ -85,7 +85,7 @@ func (g *gate) edge(in gateIn) {
 	if in.clear {
 		g.flt = false
 	}
-	if in.errValid && !flt {
+	if in.errValid && (!flt || in.clear) {
 		g.flt, g.past, g.fltResp, g.fltF1 = true, false, in.errResp, in.errFirst+1
 	}
 	if fReady {
