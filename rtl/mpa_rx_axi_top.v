@@ -23,7 +23,8 @@
  *   master's bursts, beats and errors) and HOST_FAULT.
  *
  * Latency: mpa_rx's (docs/design.md section 5); a host write taken from
- * mpa_rx in cycle t is on W from t + 2 (mpa_rx_axi_wr); an event beat
+ * mpa_rx in cycle t that completes its beat is on W from t + 1 when the
+ * burst's AW is planned (mpa_rx_axi_wr, docs/axi.md); an event beat
  * leaves m_evt four cycles after mpa_rx emits it at the earliest, and two
  * cycles after the last B response of its descriptors (mpa_rx_axi_gate).
  * A CFG_CMD write's response comes once mpa_rx took the word.
