@@ -9,27 +9,16 @@ import "C"
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/mparx/mparx/cosim/internal/axi"
 )
 
-// AXISlaveConfig sets how an AXISlave behaves: the fields and the meaning
-// of cosim/internal/axi's MemoryConfig, whose Memory the slave reproduces
-// cycle for cycle with the same seed. The zero value (but DataBytes) is an
-// always-ready slave that answers a burst in the cycle after its last
-// beat, in order, without errors.
-type AXISlaveConfig struct {
-	DataBytes int     // octets per beat
-	Latency   int     // cycles from a burst's last W handshake to its B response being ready
-	Jitter    int     // a random 0..Jitter cycles more, per burst
-	AWStall   float64 // probability that AWREADY is low in a cycle
-	WStall    float64 // probability that WREADY is low in a cycle
-	BStall    float64 // probability that a ready response is held back a cycle
-	Reorder   bool    // answer the ready bursts of different IDs in random order
-	WaitAW    bool    // WREADY only while an accepted burst waits for beats
-	MaxBursts int     // bursts accepted and not answered, at most (0: no limit)
-	SlvErr    float64 // probability that a burst is answered SLVERR
-	DecErr    float64 // probability that a burst is answered DECERR
-	Seed      uint64
-}
+// AXISlaveConfig sets how an AXISlave behaves: it is cosim/internal/axi's
+// MemoryConfig, whose Memory the slave reproduces cycle for cycle with the
+// same seed. The zero value (but DataBytes) is an always-ready slave that
+// answers a burst in the cycle after its last beat, in order, without
+// errors.
+type AXISlaveConfig = axi.MemoryConfig
 
 // AXISlaveStats counts what an AXISlave saw.
 type AXISlaveStats struct {

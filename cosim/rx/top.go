@@ -151,9 +151,11 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 		lrdata: pt("s_axil_rdata"), lrresp: pt("s_axil_rresp"), lrvalid: pt("s_axil_rvalid"),
 		lrready: pt("s_axil_rready"),
 	}
+	// the same slave either way: the Go model, or its C++ copy in the batches
+	mcfg := axi.MemoryConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter, AWStall: s.AWStall,
+		WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr, DecErr: s.DecErr, Seed: s.Seed}
 	if s.GoModel {
-		t.mem = axi.NewMemory(axi.MemoryConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter, AWStall: s.AWStall,
-			WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr, DecErr: s.DecErr, Seed: s.Seed})
+		t.mem = axi.NewMemory(mcfg)
 	}
 	r.top = t
 	sim.Reset(4)
@@ -162,9 +164,7 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 	}
 	if !s.GoModel {
 		// added after the reset: the slave starts with the master out of it
-		t.slave, err = sim.AddAXISlave(cosim.AXISlaveConfig{DataBytes: k, Latency: s.Latency, Jitter: s.Jitter,
-			AWStall: s.AWStall, WStall: s.WStall, BStall: s.BStall, Reorder: s.Reorder, SlvErr: s.SlvErr,
-			DecErr: s.DecErr, Seed: s.Seed}, "m_axi_")
+		t.slave, err = sim.AddAXISlave(mcfg, "m_axi_")
 		if err != nil {
 			sim.Close()
 			return nil, err
