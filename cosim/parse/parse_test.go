@@ -214,17 +214,55 @@ func TestRandomFrames(t *testing.T) {
 	}
 }
 
+// linkLayers is an Ethernet header for etype, behind an 802.1Q tag one
+// time in four, and the offset of the IP header.
+func linkLayers(rng *rand.Rand, etype layers.EthernetType) ([]gopacket.SerializableLayer, int) {
+	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: etype}
+	if rng.IntN(4) == 0 {
+		eth.EthernetType = layers.EthernetTypeDot1Q
+		return []gopacket.SerializableLayer{eth, &layers.Dot1Q{VLANIdentifier: uint16(rng.IntN(4096)), Type: etype}}, 18
+	}
+	return []gopacket.SerializableLayer{eth}, 14
+}
+
+// randomTCP is a TCP header to port 4791, with a timestamp option one time
+// in three.
+func randomTCP(rng *rand.Rand) *layers.TCP {
+	tcp := &layers.TCP{SrcPort: layers.TCPPort(rng.IntN(65536)), DstPort: 4791, Seq: rng.Uint32(), ACK: true, Window: 1000,
+		PSH: rng.IntN(2) == 0, FIN: rng.IntN(10) == 0}
+	if rng.IntN(3) == 0 {
+		tcp.Options = []layers.TCPOption{{OptionType: layers.TCPOptionKindTimestamps, OptionLength: 10, OptionData: make([]byte, 8)},
+			{OptionType: layers.TCPOptionKindNop}, {OptionType: layers.TCPOptionKindNop}}
+	}
+	return tcp
+}
+
+// randomPayload is 0 to 1,499 random octets.
+func randomPayload(rng *rand.Rand) []byte {
+	payload := make([]byte, rng.IntN(1500))
+	for i := range payload {
+		payload[i] = byte(rng.Uint32())
+	}
+	return payload
+}
+
+// serializeFrame serializes ls with lengths and checksums filled in and
+// pads the frame to Ethernet's 60 octets.
+func serializeFrame(t *testing.T, ls []gopacket.SerializableLayer) []byte {
+	buf := gopacket.NewSerializeBuffer()
+	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...))
+	b := append([]byte(nil), buf.Bytes()...)
+	for len(b) < 60 {
+		b = append(b, 0) // Ethernet padding
+	}
+	return b
+}
+
 func randomFrame(t *testing.T, rng *rand.Rand) []byte {
 	if rng.IntN(2) == 0 {
 		return randomFrame6(t, rng)
 	}
-	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv4}
-	var ls []gopacket.SerializableLayer
-	ls = append(ls, eth)
-	if rng.IntN(4) == 0 {
-		eth.EthernetType = layers.EthernetTypeDot1Q
-		ls = append(ls, &layers.Dot1Q{VLANIdentifier: uint16(rng.IntN(4096)), Type: layers.EthernetTypeIPv4})
-	}
+	ls, ipOff := linkLayers(rng, layers.EthernetTypeIPv4)
 	ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP,
 		SrcIP: net.IP{10, 0, byte(rng.IntN(256)), byte(rng.IntN(256))}, DstIP: net.IP{10, 1, byte(rng.IntN(256)), 7}}
 	if rng.IntN(3) == 0 {
@@ -233,17 +271,9 @@ func randomFrame(t *testing.T, rng *rand.Rand) []byte {
 			ip.Options = append([]layers.IPv4Option{{OptionType: 1}, {OptionType: 1}, {OptionType: 1}, {OptionType: 1}}, ip.Options...)
 		}
 	}
-	tcp := &layers.TCP{SrcPort: layers.TCPPort(rng.IntN(65536)), DstPort: 4791, Seq: rng.Uint32(), ACK: true, Window: 1000,
-		PSH: rng.IntN(2) == 0, FIN: rng.IntN(10) == 0}
-	if rng.IntN(3) == 0 {
-		tcp.Options = []layers.TCPOption{{OptionType: layers.TCPOptionKindTimestamps, OptionLength: 10, OptionData: make([]byte, 8)},
-			{OptionType: layers.TCPOptionKindNop}, {OptionType: layers.TCPOptionKindNop}}
-	}
+	tcp := randomTCP(rng)
 	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
-	payload := make([]byte, rng.IntN(1500))
-	for i := range payload {
-		payload[i] = byte(rng.Uint32())
-	}
+	payload := randomPayload(rng)
 	kind := rng.IntN(12)
 	if kind == 0 {
 		// UDP instead of TCP
@@ -254,17 +284,7 @@ func randomFrame(t *testing.T, rng *rand.Rand) []byte {
 	} else {
 		ls = append(ls, ip, tcp)
 	}
-	ls = append(ls, gopacket.Payload(payload))
-	buf := gopacket.NewSerializeBuffer()
-	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...))
-	b := append([]byte(nil), buf.Bytes()...)
-	for len(b) < 60 {
-		b = append(b, 0) // Ethernet padding
-	}
-	ipOff := 14
-	if eth.EthernetType == layers.EthernetTypeDot1Q {
-		ipOff = 18
-	}
+	b := serializeFrame(t, append(ls, gopacket.Payload(payload)))
 	switch kind {
 	case 1: // corrupt one octet anywhere
 		b[rng.IntN(len(b))] ^= byte(1 + rng.IntN(255))
@@ -287,13 +307,7 @@ func randomFrame(t *testing.T, rng *rand.Rand) []byte {
 // that is not TCP, an IPv4-mapped address, a wrong version or payload
 // length, a corrupt octet, a cut.
 func randomFrame6(t *testing.T, rng *rand.Rand) []byte {
-	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2}, EthernetType: layers.EthernetTypeIPv6}
-	var ls []gopacket.SerializableLayer
-	ls = append(ls, eth)
-	if rng.IntN(4) == 0 {
-		eth.EthernetType = layers.EthernetTypeDot1Q
-		ls = append(ls, &layers.Dot1Q{VLANIdentifier: uint16(rng.IntN(4096)), Type: layers.EthernetTypeIPv6})
-	}
+	ls, ipOff := linkLayers(rng, layers.EthernetTypeIPv6)
 	src := net.IP{0x20, 0x01, 0x0d, 0xb8, 0, byte(rng.IntN(256)), 0, 0, 0, 0, 0, 0, 0, 0, byte(rng.IntN(256)), 1}
 	dst := net.IP{0xfe, 0x80, 0, 0, 0, 0, 0, 0, byte(rng.IntN(256)), 0, 0, 0, 0, 0, 0, byte(rng.IntN(256))}
 	kind := rng.IntN(14)
@@ -307,17 +321,9 @@ func randomFrame6(t *testing.T, rng *rand.Rand) []byte {
 	}
 	ip := &layers.IPv6{Version: 6, HopLimit: 64, NextHeader: layers.IPProtocolTCP, SrcIP: src, DstIP: dst,
 		TrafficClass: uint8(rng.IntN(256)), FlowLabel: rng.Uint32() & 0xfffff}
-	tcp := &layers.TCP{SrcPort: layers.TCPPort(rng.IntN(65536)), DstPort: 4791, Seq: rng.Uint32(), ACK: true, Window: 1000,
-		PSH: rng.IntN(2) == 0, FIN: rng.IntN(10) == 0}
-	if rng.IntN(3) == 0 {
-		tcp.Options = []layers.TCPOption{{OptionType: layers.TCPOptionKindTimestamps, OptionLength: 10, OptionData: make([]byte, 8)},
-			{OptionType: layers.TCPOptionKindNop}, {OptionType: layers.TCPOptionKindNop}}
-	}
+	tcp := randomTCP(rng)
 	require.NoError(t, tcp.SetNetworkLayerForChecksum(ip))
-	payload := make([]byte, rng.IntN(1500))
-	for i := range payload {
-		payload[i] = byte(rng.Uint32())
-	}
+	payload := randomPayload(rng)
 	if kind == 0 {
 		ip.NextHeader = layers.IPProtocolUDP
 		udp := &layers.UDP{SrcPort: 1, DstPort: 2}
@@ -326,17 +332,7 @@ func randomFrame6(t *testing.T, rng *rand.Rand) []byte {
 	} else {
 		ls = append(ls, ip, tcp)
 	}
-	ls = append(ls, gopacket.Payload(payload))
-	buf := gopacket.NewSerializeBuffer()
-	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...))
-	b := append([]byte(nil), buf.Bytes()...)
-	for len(b) < 60 {
-		b = append(b, 0) // Ethernet padding
-	}
-	ipOff := 14
-	if eth.EthernetType == layers.EthernetTypeDot1Q {
-		ipOff = 18
-	}
+	b := serializeFrame(t, append(ls, gopacket.Payload(payload)))
 	switch kind {
 	case 1: // corrupt one octet anywhere
 		b[rng.IntN(len(b))] ^= byte(1 + rng.IntN(255))
