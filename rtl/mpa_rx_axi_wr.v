@@ -608,7 +608,9 @@ reg                b_v;
 reg  [ID_WIDTH-1:0] b_id;
 reg  [1:0]         b_resp;
 reg  [MAX_BURSTS-1:0] done;
-reg  [2*MAX_BURSTS-1:0] resp;
+// per slot: its burst's B response (a small RAM, written at b_slot, read at
+// r_slot; no index arithmetic on the B path)
+reg  [1:0]         resp [0:MAX_BURSTS-1];
 reg  [15:0]        cpl_q;
 reg                err_v;
 reg  [1:0]         err_resp;
@@ -676,13 +678,13 @@ always @(posedge clk) begin
     done <= done_n;
     wait_b <= awd_n & wld_n & ~done_n;
     if (b_ok)
-        resp[2*b_slot +: 2] <= b_resp;
+        resp[b_slot] <= b_resp;
     err_v <= 1'b0;
     if (retire) begin
         ret_ptr <= ret_ptr + 1'b1;
         cpl_q <= r_rd[15:0];
-        err_v <= resp[2*r_slot + 1];
-        err_resp <= resp[2*r_slot +: 2];
+        err_v <= resp[r_slot][1];
+        err_resp <= resp[r_slot];
         err_first <= cpl_q;
         err_last <= r_rd[16] ? r_rd[15:0] : r_rd[15:0] - 16'd1;
     end

@@ -220,10 +220,25 @@ reg  [EVT_LANES*128-1:0] e_d;
 reg  [EVT_LANES*16-1:0]  e_k;
 reg                      h_aw, h_w, h_err, h_unexp;
 reg  [1:0]               h_resp;
+// the payload octets of each lane's PLACED event (ULPDU length less the DDP
+// header), 0 for any other lane: taken here so that stage 2 only adds lanes
+reg  [EVT_LANES*17-1:0]  e_oct_n, e_oct;
+integer ol;
+always @* begin
+    e_oct_n = {EVT_LANES*17{1'b0}};
+    for (ol = 0; ol < EVT_LANES; ol = ol + 1) begin : oct_lanes
+        reg [15:0] ulen, hlen;
+        ulen = evt_tdata[128*ol + 32 +: 16];
+        hlen = evt_tdata[128*ol + 31] ? 16'd14 : 16'd18;
+        if (evt_valid && &evt_tkeep[16*ol +: 16] && evt_tdata[128*ol + 124 +: 4] == 4'd1 && ulen > hlen)
+            e_oct_n[17*ol +: 17] = {1'b0, ulen - hlen};
+    end
+end
 always @(posedge clk) begin
     e_v <= evt_valid;
     e_d <= evt_tdata;
     e_k <= evt_tkeep;
+    e_oct <= e_oct_n;
     h_aw <= host_aw;
     h_w <= host_w;
     h_err <= host_err_valid;
@@ -231,6 +246,7 @@ always @(posedge clk) begin
     h_unexp <= host_b_unexpected;
     if (rst) begin
         e_v <= 1'b0;
+        e_oct <= {EVT_LANES*17{1'b0}};
         h_aw <= 1'b0;
         h_w <= 1'b0;
         h_err <= 1'b0;
@@ -250,13 +266,10 @@ always @* begin
         reg        on;
         reg [3:0]  kind, reason;
         reg [1:0]  code;
-        reg [15:0] ulen, hlen;
         on = e_v && &e_k[16*l +: 16];
         kind = e_d[128*l + 124 +: 4];
         code = e_d[128*l + 28 +: 2];
         reason = e_d[128*l + 24 +: 4];
-        ulen = e_d[128*l + 32 +: 16];
-        hlen = e_d[128*l + 31] ? 16'd14 : 16'd18;
         for (c = 0; c < CNT_N; c = c + 1) begin
             if (on && (
                     // each event field against this counter's constant
@@ -272,8 +285,7 @@ always @* begin
                     (kind == 4'd2 && c == CNT_DDP_ERRORS)))
                 inc_n[2*c +: 2] = inc_n[2*c +: 2] + 2'd1;
         end
-        if (on && kind == 4'd1 && ulen > hlen)
-            oct_n = oct_n + {2'd0, ulen - hlen};
+        oct_n = oct_n + {1'b0, e_oct[17*l +: 17]};
     end
     inc_n[2*CNT_HOST_BURSTS +: 2] = {1'b0, h_aw};
     inc_n[2*CNT_HOST_BEATS +: 2] = {1'b0, h_w};
