@@ -263,7 +263,14 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 					}
 				}
 				if shard != nil {
-					pf.shard = shard(pf.p.Frame.FourTuple())
+					t := pf.p.Frame.FourTuple()
+					if f.Truncated {
+						// its half connection counts it (rx.Receiver.Truncated)
+						if h, err := wire.ParseHeaders(data); err == nil {
+							t = h.FourTuple()
+						}
+					}
+					pf.shard = shard(t)
 				}
 				b.frames = append(b.frames, pf)
 			}
@@ -425,7 +432,7 @@ func (u *unionCounts) note() string {
 
 // truncationNote says how many frames the capture cut short, per half
 // connection the receiver follows ("" when none).
-func truncationNote(r *rx.Receiver) string {
+func truncationNote(r runSummary) string {
 	n := r.Stats().Truncated
 	if n == 0 {
 		return ""
