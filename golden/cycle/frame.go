@@ -25,7 +25,8 @@ type Fields struct {
 
 // ParseFields returns the event fields of frame b. They are taken from the
 // header positions even when a checksum is wrong (a checksum DROP still
-// names its segment).
+// names its segment). The context lookup and the walker take the frame as
+// ParsePositional reads it, also when these fields are undefined.
 func ParseFields(b []byte) Fields {
 	var f Fields
 	if len(b) < 14 {
