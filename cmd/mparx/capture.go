@@ -65,11 +65,17 @@ func (o captureOpts) rxConfig() rx.Config {
 
 // replayCapture runs the golden receiver over a bare capture read as a
 // stream (path, "-" for stdin) and returns it with the notes replay prints
-// about the run. digests fills the ULPDU events' SHA-256 (--json). The
+// about the run. out, when set, takes the events (--json: with the ULPDU
+// events' SHA-256). The
 // learned setup of a file comes from a first pass over it; stdin's is
 // learned as it goes. An error reading the capture after it was opened is
 // a *readError, returned with the receiver as it stands.
-func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, onEvent func(*rx.Event), prog *progress) (runSummary, []string, error) {
+func replayCapture(path string, stdin io.Reader, o captureOpts, out *sink, prog *progress) (runSummary, []string, error) {
+	var onEvent func(*rx.Event)
+	digests := out != nil && out.enc != nil
+	if out != nil {
+		onEvent = out.event
+	}
 	var setup *learn.Setup
 	var conns []rx.Conn
 	var memo *frameMemo
@@ -99,16 +105,20 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 		l = nil
 		runtime.GC() // the learners' state goes before the second pass's grows
 	}
-	if setup != nil && onEvent == nil && !digests && learners() > 1 {
-		// Nothing wants the events as they come (the table is printed at
-		// the end): the second pass, too, runs one receiver per core.
+	if setup != nil && (out == nil || out.union == nil) && learners() > 1 {
+		// The second pass, too, runs one receiver per core (--json: the
+		// events written in the order one receiver reports them).
 		src, err := openSource(path, stdin, prog)
 		if err != nil {
 			return nil, nil, err
 		}
 		src.memo = memo
 		prog.begin("replay (pass 2 of 2)")
-		run, ok, err := replaySharded(src, o.rxConfig(), setup, conns, learners())
+		var write func([]byte)
+		if digests {
+			write = out.raw
+		}
+		run, ok, err := replaySharded(src, o.rxConfig(), setup, conns, learners(), write)
 		src.close()
 		if ok {
 			var re *readError
@@ -117,8 +127,12 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 			}
 			return run, captureNotes(o, run, setup.Summary()), err
 		}
-		// The run did not find the connections where the first pass did:
-		// one receiver takes every frame again.
+		if write != nil {
+			// The events are written: a second run cannot take them back.
+			return nil, nil, errors.New("replay: the second pass did not find the connections where the first did, or its learned setup failed; run without --json for the table")
+		}
+		// The run did not find the connections where the first pass did,
+		// or its setup failed: one receiver takes every frame again.
 		setup.Reset()
 	}
 	src, err := openSource(path, stdin, prog)

@@ -156,11 +156,11 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.records(vector.BufferRecords(&v.Setup, contents, len(v.Frames)))
 	} else {
 		var err error
-		onEvent := out.event
-		if !*jsonOut {
-			onEvent = nil // the table needs no events
+		var events *sink // the table needs no events
+		if *jsonOut {
+			events = out
 		}
-		r, notes, err = replayCapture(path, stdin, copts, *jsonOut, onEvent, prog)
+		r, notes, err = replayCapture(path, stdin, copts, events, prog)
 		prog.clear()
 		var re *readError
 		switch {

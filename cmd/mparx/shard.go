@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"sort"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/mparx/mparx/golden/learn"
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen/replay"
 )
 
 // replaySharded is the second pass over a capture file split by
@@ -23,8 +26,11 @@ import (
 // ok is false when the run did not go as planned (a connection found that
 // the first pass did not find, or at another frame; a buffer the placer
 // refused): the caller then runs a single receiver. err is the read error
-// that ended the capture, if any.
-func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.Conn, n int) (run *shardedRun, ok bool, err error) {
+// that ended the capture, if any. write, when set, gets the events as
+// JSON lines (replay --json), in the order a single receiver reports them:
+// by frame (every event of a frame is its receiver's), and in each frame
+// as its receiver reported them.
+func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.Conn, n int, write func([]byte)) (run *shardedRun, ok bool, err error) {
 	ids := make(map[wire.FourTuple]ddp.StreamID, 2*len(conns))
 	for k, c := range conns {
 		if _, dup := ids[c.Initiator]; dup {
@@ -41,11 +47,22 @@ func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.C
 	placers := make([]*ddp.Placer, n)
 	plans := make([]*learn.Plan, n)
 	failed := make([]bool, n)
+	evs := make([]bytes.Buffer, n) // the events of the frame receiver k takes
 	for k := range n {
 		cfg := base
 		cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
 		cfg.Placer.Memory().SetDiscard(true) // what was placed where is counted; the buffers are never read
 		cfg.OnEvent = func(*rx.Event) {}     // nothing keeps the events
+		if write != nil {
+			enc := json.NewEncoder(&evs[k])
+			enc.SetEscapeHTML(false) // as newSink
+			cfg.Digests = true
+			cfg.OnEvent = func(e *rx.Event) {
+				if err := enc.Encode(replay.EventRecord(e)); err != nil {
+					failed[k] = true
+				}
+			}
+		}
 		cfg.StreamIDs = func(t wire.FourTuple) (ddp.StreamID, bool) {
 			id, ok := ids[t]
 			if !ok || id%2 != 0 {
@@ -55,7 +72,7 @@ func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.C
 		}
 		run.rs[k], placers[k], plans[k] = rx.New(cfg), cfg.Placer, plan.Copy()
 	}
-	err = src.eachSharded(base, n, func(t wire.FourTuple) int { return learn.ShardOf(t, n) }, func(k int, f *parsedFrame) {
+	frame := func(k int, f *parsedFrame) {
 		r := run.rs[k]
 		if !failed[k] && plans[k].Apply(f.index, placers[k]) != nil {
 			failed[k] = true
@@ -66,7 +83,17 @@ func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.C
 		} else {
 			r.FrameParsed(f.p)
 		}
-	})
+	}
+	shard := func(t wire.FourTuple) int { return learn.ShardOf(t, n) }
+	if write == nil {
+		err = src.eachSharded(base, n, shard, frame)
+	} else {
+		err = src.eachShardedOut(base, n, shard, func(k int, f *parsedFrame, out []byte) []byte {
+			evs[k].Reset()
+			frame(k, f)
+			return append(out, evs[k].Bytes()...)
+		}, write)
+	}
 	if slices.Contains(failed, true) {
 		return nil, false, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // TestReplayShardedSecondPass replays captures with the second pass split
 // by connection among 2 to 4 receivers (replaySharded) and with one
 // receiver taking every frame (one learner: no split in either pass), and
-// expects the same table and notes. The captures: the shared ones, and
+// expects the same table and notes, and the same --json events. The captures: the shared ones, and
 // vecgen's aligned scenario, whose connections reuse STags (an STag
 // belongs to a connection that another receiver takes), as written, with
 // a frame cut short by the snap length, with a TCP checksum that fails
@@ -98,21 +99,30 @@ func TestReplayShardedSecondPass(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			learnersSet = 1
 			want := replayOut(t, tc.args...)
+			wantJSON := replayOut(t, append([]string{"--json"}, tc.args...)...)
 			if strings.HasPrefix(tc.name, "damaged") {
 				assert.Contains(t, want, "truncated: 1 frames")
 			}
 			for n := 2; n <= 4; n++ {
 				learnersSet = n
 				assert.Equal(t, want, replayOut(t, tc.args...), "%d receivers", n)
+				assert.Equal(t, wantJSON, replayOut(t, append([]string{"--json"}, tc.args...)...), "%d receivers, --json", n)
 				// The split ran as planned: no fallback to one receiver.
 				o := captureOpts{checksums: rx.ChecksumsAuto, learn: true, mtu: 1500}
 				if len(tc.args) > 1 {
 					o.checksums, err = rx.ParseChecksums(tc.args[1])
 					require.NoError(t, err)
 				}
-				r, _, err := replayCapture(tc.args[len(tc.args)-1], nil, o, false, nil, nil)
+				r, _, err := replayCapture(tc.args[len(tc.args)-1], nil, o, nil, nil)
 				require.NoError(t, err)
 				require.IsType(t, &shardedRun{}, r)
+				var js bytes.Buffer
+				out := newSink(&js, true)
+				rj, _, err := replayCapture(tc.args[len(tc.args)-1], nil, o, out, nil)
+				require.NoError(t, err)
+				require.NoError(t, out.flush())
+				require.IsType(t, &shardedRun{}, rj, "--json")
+				assert.Equal(t, wantJSON, js.String(), "%d receivers, --json, replayCapture", n)
 				if tc.name == "aligned" {
 					busy := 0
 					for _, rr := range r.(*shardedRun).rs {
