@@ -354,7 +354,8 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 						sharded(k, f)
 					}
 				}
-				if k == 0 && b.err != nil && b.err != io.EOF {
+				last := b.err != nil // read before the batch may go back to the reader
+				if k == 0 && last && b.err != io.EOF {
 					readErr = &readError{b.err}
 				}
 				if b.pending.Add(-1) == 0 {
@@ -363,11 +364,11 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 					if batchDone != nil {
 						batchDone(b)
 					}
-					if b.err == nil {
+					if !last {
 						free <- b
 					}
 				}
-				if b.err != nil {
+				if last {
 					return
 				}
 			}
