@@ -90,7 +90,7 @@ type Learner struct {
 func NewLearner(cfg rx.Config) *Learner {
 	l := &Learner{stags: map[stagKey]*use{}, owner: map[uint32]wire.FourTuple{}, msgs: map[msgKey]*use{}}
 	cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
-	cfg.Placer.Memory().SetLogging(false)
+	cfg.Placer.Memory().SetDiscard(true) // it places nothing (no buffer is set up); nothing reads it
 	cfg.Digests = false
 	cfg.OnEvent = l.event
 	l.r = rx.New(cfg)
