@@ -60,15 +60,16 @@ type Config struct {
 	// ErrOversize, its segment named when its headers parse), as a NIC
 	// drops a frame longer than it stores.
 	FrameLimit int
-	// StreamIDs, when set, gives the DDP stream IDs of a connection found
-	// (Auto, Ports) from its Initiator -> Responder half connection: that
-	// half takes the ID returned and the other half the next one. A
-	// capture split by connection among receivers (each taking the frames
-	// of its own connections, Receiver.SkipTo) numbers the streams as one
-	// receiver taking every frame does when it gives each connection the
-	// rank of its Receiver.Conns entry in that run. Without it, or when
-	// it returns false, connections are numbered in the order they are
-	// found (a false answer numbers them from 1<<31).
+	// StreamIDs, when set, gives the DDP stream IDs of each connection the
+	// receiver follows (AddConn, or found by Auto and Ports) from its
+	// Initiator -> Responder half connection: that half takes the ID
+	// returned and the other half the next one. A capture split by
+	// connection among receivers (each taking the frames of its own
+	// connections, Receiver.SkipTo) numbers the streams as one receiver
+	// taking every frame does when it gives each connection twice the rank
+	// of its Receiver.Conns entry in that run. Without it, connections are
+	// numbered in the order they are found; one for which it returns false
+	// is numbered from 1<<31 on.
 	StreamIDs func(initiator wire.FourTuple) (ddp.StreamID, bool)
 }
 
