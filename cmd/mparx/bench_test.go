@@ -41,7 +41,8 @@ func cpuTime(b *testing.B) time.Duration {
 // capture on wall time; cpu-s/GB counts every goroutine's CPU time (the
 // machine may be shared). The sub-benchmarks are the ways of running it,
 // in the same run: the file read with read(2) into the read-ahead's
-// batches or mapped, and one learner or one per core.
+// batches or mapped, and one receiver per pass or one per core in each
+// pass (the first pass's learners, the second's receivers).
 func BenchmarkReplayCapture(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "aligned.pcap")
 	f, err := os.Create(path)

@@ -65,12 +65,19 @@ func (o captureOpts) rxConfig() rx.Config {
 
 // replayCapture runs the golden receiver over a bare capture read as a
 // stream (path, "-" for stdin) and returns it with the notes replay prints
-// about the run. digests fills the ULPDU events' SHA-256 (--json). The
+// about the run. out, when set, takes the events (--json: with the ULPDU
+// events' SHA-256). The
 // learned setup of a file comes from a first pass over it; stdin's is
 // learned as it goes. An error reading the capture after it was opened is
 // a *readError, returned with the receiver as it stands.
-func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, onEvent func(*rx.Event), prog *progress) (*rx.Receiver, []string, error) {
+func replayCapture(path string, stdin io.Reader, o captureOpts, out *sink, prog *progress) (runSummary, []string, error) {
+	var onEvent func(*rx.Event)
+	digests := out != nil && out.enc != nil
+	if out != nil {
+		onEvent = out.event
+	}
 	var setup *learn.Setup
+	var conns []rx.Conn
 	var memo *frameMemo
 	if o.learn && path != "-" {
 		src, err := openSource(path, stdin, prog)
@@ -94,9 +101,39 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 			}
 		})
 		src.close()
-		setup = l.Setup()
+		setup, conns = l.Setup(), l.Conns()
 		l = nil
 		runtime.GC() // the learners' state goes before the second pass's grows
+	}
+	if setup != nil && (out == nil || out.union == nil) && learners() > 1 {
+		// The second pass, too, runs one receiver per core (--json: the
+		// events written in the order one receiver reports them).
+		src, err := openSource(path, stdin, prog)
+		if err != nil {
+			return nil, nil, err
+		}
+		src.memo = memo
+		prog.begin("replay (pass 2 of 2)")
+		var write func([]byte)
+		if digests {
+			write = out.raw
+		}
+		run, ok, err := replaySharded(src, o.rxConfig(), setup, conns, learners(), write)
+		src.close()
+		if ok {
+			var re *readError
+			if err != nil && !errors.As(err, &re) {
+				return nil, nil, err
+			}
+			return run, captureNotes(o, run, setup.Summary()), err
+		}
+		if write != nil {
+			// The events are written: a second run cannot take them back.
+			return nil, nil, errors.New("replay: the second pass did not find the connections where the first did, or its learned setup failed; run without --json for the table")
+		}
+		// The run did not find the connections where the first pass did,
+		// or its setup failed: one receiver takes every frame again.
+		setup.Reset()
 	}
 	src, err := openSource(path, stdin, prog)
 	if err != nil {
@@ -106,6 +143,9 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 	src.memo = memo // what the first pass found of each frame
 	cfg := o.rxConfig()
 	cfg.Digests, cfg.OnEvent = digests, onEvent
+	if cfg.OnEvent == nil {
+		cfg.OnEvent = func(*rx.Event) {} // the receiver keeps no events
+	}
 	var live *learn.Live
 	if o.learn {
 		// What was placed where is reported; the buffers are never read.
@@ -141,17 +181,36 @@ func replayCapture(path string, stdin io.Reader, o captureOpts, digests bool, on
 	if err != nil && !errors.As(err, &re) {
 		return nil, nil, err
 	}
+	learned := ""
+	switch {
+	case setup != nil:
+		learned = setup.Summary()
+	case live != nil:
+		learned = live.Summary()
+	}
+	return r, captureNotes(o, r, learned), err
+}
+
+// runSummary is what replay reports of a run: a receiver's, or the merged
+// view of several (shardedRun).
+type runSummary interface {
+	Halves() []rx.HalfSummary
+	Stats() rx.Stats
+	UnverifiedHosts() []rx.HostChecksums
+}
+
+// captureNotes are the notes replay prints after a bare capture's run:
+// the checksums, the truncated frames, and learned, what was learned ("":
+// nothing).
+func captureNotes(o captureOpts, r runSummary, learned string) []string {
 	notes := checksumNotes(o.checksums, r.UnverifiedHosts(), false)
 	if n := truncationNote(r); n != "" {
 		notes = append(notes, n)
 	}
-	switch {
-	case setup != nil:
-		notes = append(notes, setup.Summary())
-	case live != nil:
-		notes = append(notes, live.Summary())
+	if learned != "" {
+		notes = append(notes, learned)
 	}
-	return r, notes, err
+	return notes
 }
 
 // memoFrames makes the first pass over a file note what it found of each

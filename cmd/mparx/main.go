@@ -127,7 +127,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	out := newSink(stdout, *jsonOut)
-	var r *rx.Receiver
+	var r runSummary
 	var notes []string
 	status := 0
 	if isDir {
@@ -146,7 +146,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		r = g.Receiver
 		for _, f := range v.Frames {
-			r.Frame(f.Data)
+			g.Receiver.Frame(f.Data)
 		}
 		bufs := v.Setup.Buffers()
 		contents := make([][]byte, len(bufs))
@@ -156,7 +156,11 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.records(vector.BufferRecords(&v.Setup, contents, len(v.Frames)))
 	} else {
 		var err error
-		r, notes, err = replayCapture(path, stdin, copts, *jsonOut, out.event, prog)
+		var events *sink // the table needs no events
+		if *jsonOut {
+			events = out
+		}
+		r, notes, err = replayCapture(path, stdin, copts, events, prog)
 		prog.clear()
 		var re *readError
 		switch {
@@ -184,7 +188,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // writeTable prints the half connections of r and its frame counters; hw
 // adds the FPDUPTR forms of FPDUs the hardware placed (--engine rtl).
-func writeTable(w io.Writer, r *rx.Receiver, hw map[wire.FourTuple][2]int) {
+func writeTable(w io.Writer, r runSummary, hw map[wire.FourTuple][2]int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HALF CONNECTION\tROLE\tSTATE\tREV\tIRD/ORD\tRTR\tMARKERS\tCRC\tSEQSTART\tFRAMES\tOCTETS\tDUP\tULPDUS\tDELIVERED\tDROPPED\tERROR")
 	for _, h := range r.Halves() {

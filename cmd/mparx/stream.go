@@ -144,7 +144,8 @@ func (s *source) close() { s.r.Close() }
 type parsedFrame struct {
 	index     int
 	truncated bool
-	shard     int // the consumer that takes it (eachSharded)
+	shard     int    // the consumer that takes it (eachSharded)
+	batch     *batch // the batch that holds it (eachSharded)
 	p         rx.Parsed
 }
 
@@ -156,6 +157,16 @@ type batch struct {
 	end     int64 // the input offset after the frames
 	err     error // the read error after the frames (io.EOF at the end)
 	pending atomic.Int32
+	// out is what each consumer wrote of the batch's frames (eachSharded's
+	// done); every consumer resets its own before it takes the batch.
+	out []shardOut
+}
+
+// shardOut is the output one consumer made of a batch: its octets, and
+// after each of its frames (in order), where they ended.
+type shardOut struct {
+	buf  []byte
+	ends []int
 }
 
 // Read-ahead sizes: frames and octets per batch, batches in flight.
@@ -173,7 +184,7 @@ const (
 // of a mapped file are not copied: a batch holds slices of the mapping,
 // whose pages the reader gives back once fn is done with the batch.
 func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error {
-	return s.readAhead(cfg, 1, nil, fn, nil)
+	return s.readAhead(cfg, 1, nil, fn, nil, nil)
 }
 
 // eachSharded is eachParsed with n consumers, each in a goroutine of its
@@ -182,14 +193,40 @@ func (s *source) eachParsed(cfg rx.Config, fn func(f *parsedFrame) error) error 
 // k. It returns after every consumer is done, with the read error that
 // ended the capture, if any.
 func (s *source) eachSharded(cfg rx.Config, n int, shard func(wire.FourTuple) int, fn func(k int, f *parsedFrame)) error {
-	return s.readAhead(cfg, n, shard, nil, fn)
+	return s.readAhead(cfg, n, shard, nil, fn, nil)
+}
+
+// eachShardedOut is eachSharded whose consumers make output: fn(k, f, out)
+// appends what frame f gives to out, and write gets every batch's output
+// in frame order (a batch after the one before it, in one goroutine at a
+// time), once every consumer is done with the batch.
+func (s *source) eachShardedOut(cfg rx.Config, n int, shard func(wire.FourTuple) int, fn func(k int, f *parsedFrame, out []byte) []byte, write func([]byte)) error {
+	var merged []byte
+	return s.readAhead(cfg, n, shard, nil, func(k int, f *parsedFrame) {
+		b := f.batch
+		o := &b.out[k]
+		o.buf = fn(k, f, o.buf)
+		o.ends = append(o.ends, len(o.buf))
+	}, func(b *batch) {
+		merged = merged[:0]
+		at, next := make([]int, n), make([]int, n)
+		for i := range b.frames {
+			k := b.frames[i].shard
+			o := &b.out[k]
+			end := o.ends[next[k]]
+			merged = append(merged, o.buf[at[k]:end]...)
+			at[k], next[k] = end, next[k]+1
+		}
+		write(merged)
+	})
 }
 
 // readAhead reads and parses the capture in a goroutine and hands the
 // batches to n consumers: with n == 1, to one in the calling goroutine
 // (one, which may stop the run with an error); else to n goroutines
-// (sharded, each taking its shard's frames).
-func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int, one func(f *parsedFrame) error, sharded func(k int, f *parsedFrame)) error {
+// (sharded, each taking its shard's frames; batchDone, when set, is called
+// with each batch by the last consumer done with it, in batch order).
+func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int, one func(f *parsedFrame) error, sharded func(k int, f *parsedFrame), batchDone func(*batch)) error {
 	mapped := s.r.Retain()
 	free := make(chan *batch, batches)
 	full := make([]chan *batch, n)
@@ -197,7 +234,7 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 		full[k] = make(chan *batch, batches)
 	}
 	for range batches {
-		b := &batch{}
+		b := &batch{out: make([]shardOut, n)}
 		if !mapped {
 			b.buf = make([]byte, 0, batchOctets)
 		}
@@ -263,7 +300,15 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 					}
 				}
 				if shard != nil {
-					pf.shard = shard(pf.p.Frame.FourTuple())
+					pf.batch = b
+					t := pf.p.Frame.FourTuple()
+					if f.Truncated {
+						// its half connection counts it (rx.Receiver.Truncated)
+						if h, err := wire.ParseHeaders(data); err == nil {
+							t = h.FourTuple()
+						}
+					}
+					pf.shard = shard(t)
 				}
 				b.frames = append(b.frames, pf)
 			}
@@ -303,19 +348,28 @@ func (s *source) readAhead(cfg rx.Config, n int, shard func(wire.FourTuple) int,
 	for k := range n {
 		wg.Go(func() {
 			for b := range full[k] {
+				b.out[k].buf, b.out[k].ends = b.out[k].buf[:0], b.out[k].ends[:0]
 				for i := range b.frames {
 					if f := &b.frames[i]; f.shard == k {
 						sharded(k, f)
 					}
 				}
-				if b.err != nil {
-					if k == 0 && b.err != io.EOF {
-						readErr = &readError{b.err}
-					}
-					return
+				last := b.err != nil // read before the batch may go back to the reader
+				if k == 0 && last && b.err != io.EOF {
+					readErr = &readError{b.err}
 				}
 				if b.pending.Add(-1) == 0 {
-					free <- b
+					// The batches end in order: every consumer ends a
+					// batch before it takes the next.
+					if batchDone != nil {
+						batchDone(b)
+					}
+					if !last {
+						free <- b
+					}
+				}
+				if last {
+					return
 				}
 			}
 		})
@@ -359,6 +413,14 @@ func (s *sink) event(e *rx.Event) {
 	}
 	if s.enc != nil && s.err == nil {
 		s.err = s.enc.Encode(replay.EventRecord(e))
+	}
+}
+
+// raw writes octets that are already JSON lines (events encoded as event
+// does).
+func (s *sink) raw(b []byte) {
+	if s.w != nil && s.err == nil {
+		_, s.err = s.w.Write(b)
 	}
 }
 
@@ -425,7 +487,7 @@ func (u *unionCounts) note() string {
 
 // truncationNote says how many frames the capture cut short, per half
 // connection the receiver follows ("" when none).
-func truncationNote(r *rx.Receiver) string {
+func truncationNote(r runSummary) string {
 	n := r.Stats().Truncated
 	if n == 0 {
 		return ""

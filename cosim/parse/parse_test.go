@@ -32,6 +32,7 @@ type result struct {
 	payload     []byte // payload words seen (w_pmask), whole words
 	tuple       wire.FourTuple
 	v6          bool // v6_now with the tuple
+	tupled      bool // tuple_done in one of the frame's beats
 }
 
 // addr is a 128-bit address port (the first octet in the top bits).
@@ -118,6 +119,7 @@ func run(t *testing.T, width int, frames [][]byte, rng *rand.Rand) []result {
 				res[fr].tuple = wire.FourTuple{SrcIP: addr(sip.Slice(o)), DstIP: addr(dip.Slice(o)),
 					SrcPort: uint16(sport.Get(o)), DstPort: uint16(dport.Get(o))}
 				res[fr].v6 = v6.Bit(o)
+				res[fr].tupled = true
 			}
 		}
 		// w_pmask marks the words of the previous cycle's beat.

@@ -253,10 +253,13 @@ func (b *Bench) Run(w Workload, d DUT) (Report, error) {
 	}
 	rng := rand.New(rand.NewPCG(b.opt.Seed, 0xf4a3e))
 	b.rng = rand.New(rand.NewPCG(b.opt.Seed, 0x0c0f1))
-	used := map[int]bool{}
+	used := map[int]bool{} // the slots the frames' lookups hash to
+	var regs ParserRegs
 	for _, f := range w.Frames {
-		if fl := ParseFields(f); fl.Defined {
-			used[fastpath.Index(fl.Tuple, b.opt.Slots)] = true
+		beats := make([]byte, (len(f)+b.opt.Lanes-1)/b.opt.Lanes*b.opt.Lanes)
+		copy(beats, f)
+		if p := ParsePositional(beats, len(f), b.opt.Lanes, &regs); p.Lookup {
+			used[keyIndex(p, b.opt.Slots)] = true
 		}
 	}
 	b.free = b.free[:0]

@@ -8,7 +8,7 @@ import (
 func (m *Model) config(in In) {
 	for _, f := range m.frames {
 		switch {
-		case in.CfgOp == OpContext && !f.decided && f.Fields.Defined && f.slot == in.CfgIndex%m.cfg.ConnCount:
+		case in.CfgOp == OpContext && !f.decided && f.pos.Lookup && f.slot == in.CfgIndex%m.cfg.ConnCount:
 			m.fail("context write to slot %d between frame %d's lookup and verdict (not modelled)", in.CfgIndex, f.Seq)
 		case in.CfgOp != OpContext && f.decided && !f.e1Done:
 			m.fail("DDP table write (op %d) between frame %d's verdict and the end of its E1 (not modelled)", in.CfgOp, f.Seq)

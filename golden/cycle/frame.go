@@ -2,6 +2,7 @@ package cycle
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/mpa"
@@ -24,7 +25,8 @@ type Fields struct {
 
 // ParseFields returns the event fields of frame b. They are taken from the
 // header positions even when a checksum is wrong (a checksum DROP still
-// names its segment).
+// names its segment). The context lookup and the walker take the frame as
+// ParsePositional reads it, also when these fields are undefined.
 func ParseFields(b []byte) Fields {
 	var f Fields
 	if len(b) < 14 {
@@ -90,6 +92,142 @@ func ParseFields(b []byte) Fields {
 	f.PayLen = len(tcp) - thl
 	f.Defined = true
 	return f
+}
+
+// Positional is what mpa_rx_parse gives the context lookup and the FPDU
+// walker of a frame (docs/design.md sections 3 and 5): header fields read
+// at the positions the EtherType and the header length fields give, in
+// the beats that hold them, before and whatever the checks that decide the
+// frame's class. A frame that fails them (an IPv4 total length beyond the
+// frame, an IHL under 5, a data offset under 5, an IPv4-mapped address in
+// an IPv6 header, not IP at all) is still looked up and walked as far as
+// these positions reach: its lookup can find a context (the verdict stage
+// then waits as for a matched frame), and the walker makes records of its
+// payload words, which E1 spends a cycle on each.
+type Positional struct {
+	// Lookup: the frame has the beat of the TCP ports' word (tuple_done),
+	// so its Key is looked up.
+	Lookup bool
+	// Key: the addresses (an IPv4-layout frame's as IPv4-mapped) and the
+	// ports. An address word that comes in a later beat than the ports'
+	// (an IHL under 4) is the parser's register: the last frame's
+	// (ParserRegs).
+	Key wire.FourTuple
+	V6  bool // the IPv6 layout: the EtherType after the optional tag is 0x86dd
+	// The walker's view: Seq the sequence number's word; the payload
+	// words are those from frame offset PayOff (the later of the data
+	// offset's word and the header's end by the data offset) before the
+	// IP datagram's end by its length field, PayLen octets from PayOff (0:
+	// none), for an IPv4 layout of EtherType 0x0800, version 4, protocol
+	// 6 and no fragment, or an IPv6 layout of version 6 and Next Header 6.
+	Seq    uint32
+	PayOff int
+	PayLen int
+}
+
+// ParserRegs are the registers of mpa_rx_parse that a frame's lookup key
+// can take from an earlier frame: the IPv4 layout's address words, which
+// keep the last value a frame reached.
+type ParserRegs struct {
+	Src, Dst [4]byte
+}
+
+// ParsePositional returns the Positional fields of a frame of size octets
+// whose beats of lanes octets are data (every lane of every beat; lanes
+// past the frame's end as the bus carried them), and updates regs as the
+// parser's registers are at the frame's end.
+func ParsePositional(data []byte, size, lanes int, regs *ParserRegs) Positional {
+	var p Positional
+	wpb := lanes / 4
+	beats := len(data) / lanes
+	has := func(w int) bool { return w/wpb < beats } // word w's beat is one of the frame's
+	oct := func(i int) byte {
+		if i < 0 || i >= len(data) {
+			return 0
+		}
+		return data[i]
+	}
+	u16 := func(i int) uint16 { return uint16(oct(i))<<8 | uint16(oct(i+1)) }
+	if !has(3) {
+		return p
+	}
+	vlan := u16(12) == wire.EtherTypeVLAN
+	et, ipw := u16(12), 4
+	if vlan {
+		et, ipw = u16(16), 5
+	}
+	p.V6 = et == wire.EtherTypeIPv6
+	ip := 4*ipw - 2 // frame offset of the IP header
+	ver, ihl := int(oct(ip)>>4), int(oct(ip)&0x0f)
+	hl := ihl
+	if p.V6 {
+		hl = 10
+	}
+	tw := ipw + hl // the TCP header's first word
+	tcp := 4*tw - 2
+	var src, dst [4]byte
+	for i := range 4 {
+		src[i], dst[i] = oct(ip+12+i), oct(ip+16+i)
+	}
+	// The IPv4 layout's address words at the ports' beat: this frame's
+	// when they came in that beat or before, else the registers'.
+	key := func(w int, cur [4]byte, reg [4]byte) [4]byte {
+		if w/wpb <= tw/wpb {
+			return cur
+		}
+		return reg
+	}
+	if p.Lookup = has(tw); p.Lookup {
+		if p.V6 {
+			p.Key.SrcIP, p.Key.DstIP = wire.Addr(data[ip+8:ip+24]), wire.Addr(data[ip+24:ip+40])
+		} else {
+			p.Key.SrcIP = wire.AddrFrom4(key(ipw+3, src, regs.Src))
+			p.Key.DstIP = wire.AddrFrom4(key(ipw+4, dst, regs.Dst))
+		}
+		p.Key.SrcPort, p.Key.DstPort = u16(tcp), u16(tcp+2)
+	}
+	if has(ipw + 3) {
+		regs.Src = src
+	}
+	if has(ipw + 4) {
+		regs.Dst = dst
+	}
+	ok := ver == 6 && oct(ip+6) == wire.ProtocolTCP
+	end := 4*ipw + 40 + int(u16(ip+4)) // the word offset (+2) of the datagram's end
+	if !p.V6 {
+		ok = et == wire.EtherTypeIPv4 && ver == 4 && oct(ip+9) == wire.ProtocolTCP && u16(ip+6)&0x3fff == 0
+		end = 4*ipw + int(u16(ip+2))
+	}
+	end &= 0xffff // the parser's 16-bit octet offsets
+	if !ok || !has(tw+3) {
+		return p
+	}
+	p.Seq = uint32(u16(tcp+4))<<16 | uint32(u16(tcp+6))
+	pw := tw + max(3, int(oct(tcp+12)>>4)) // the first payload word
+	if 4*pw < end {
+		p.PayOff, p.PayLen = 4*pw-2, end-4*pw
+	}
+	return p
+}
+
+// walkFields are the fields Records takes of a frame's Positional.
+func (p Positional) walkFields() Fields {
+	return Fields{Defined: p.PayLen > 0, Seq: p.Seq, PayOff: p.PayOff, PayLen: p.PayLen}
+}
+
+// keyIndex is the context slot mpa_rx_ctx hashes key to (golden/fastpath
+// Index, the addresses of the IPv6 layout folded as IPv6 addresses also
+// when they are IPv4-mapped).
+func keyIndex(p Positional, slots int) int {
+	if !p.V6 || !(p.Key.SrcIP.Is4() || p.Key.DstIP.Is4()) {
+		return fastpath.Index(p.Key, slots)
+	}
+	fold := func(a wire.Addr) uint32 {
+		return binary.BigEndian.Uint32(a[0:]) ^ binary.BigEndian.Uint32(a[4:]) ^ binary.BigEndian.Uint32(a[8:]) ^ binary.BigEndian.Uint32(a[12:])
+	}
+	x := fold(p.Key.SrcIP) ^ bits.RotateLeft32(fold(p.Key.DstIP), 8) ^ (uint32(p.Key.SrcPort)<<16 | uint32(p.Key.DstPort))
+	h := (x >> 16) ^ (x & 0xffff)
+	return int(h) & (slots - 1)
 }
 
 // WalkParams are the marker and CRC settings the FPDU walker applies to a

@@ -2,8 +2,6 @@ package cycle
 
 import (
 	"math/bits"
-
-	"github.com/mparx/mparx/golden/fastpath"
 )
 
 // accept takes an s_axis beat.
@@ -38,9 +36,10 @@ func (m *Model) accept(in In) {
 	// The context lookup (walker parameters); a context write between
 	// here and the verdict is checked in config.
 	f.Fields = ParseFields(f.data[:f.size])
-	if wf := f.Fields; wf.Defined {
-		f.slot = fastpath.Index(wf.Tuple, m.cfg.ConnCount)
-		if e := m.slots[f.slot]; e.Valid && e.Tuple == wf.Tuple {
+	f.pos = ParsePositional(f.data, f.size, m.lanes, &m.parser)
+	if p := f.pos; p.Lookup {
+		f.slot = keyIndex(p, m.cfg.ConnCount)
+		if e := m.slots[f.slot]; e.Valid && e.Tuple == p.Key && e.Tuple.IPv6() == p.V6 {
 			f.matched = true
 			f.walk = WalkParams{Markers: e.Ctx.Params.Markers, SeqStart: e.Ctx.Params.SeqStart}
 		}

@@ -131,6 +131,7 @@ type Frame struct {
 	stored   int    // beats in the FIFO
 	keepLast uint64
 	walk     WalkParams
+	pos      Positional // what the parser gave the lookup and the walker
 	slot     int
 	matched  bool   // its lookup found its half connection (mpa_rx frm_match)
 	v0       uint64 // cycle it entered the verdict stage V0 (Verdict - 2)
@@ -184,6 +185,7 @@ type Model struct {
 	mem      *ddp.Memory
 	slots    []Entry
 	addr6    [2]wire.Addr // the addresses of the last address write (OpAddr6)
+	parser   ParserRegs   // mpa_rx_parse's registers a frame's key can take
 	stags    map[int]STagEntry
 	cur      *Frame // frame being received
 	stored   uint64 // beats ever stored in the FIFO

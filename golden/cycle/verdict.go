@@ -71,7 +71,7 @@ func (m *Model) decide(f *Frame) {
 		m.placeSteps(f, res, hdr, logFrom)
 		return
 	}
-	for i := 0; i < Records(f.data, f.Fields, f.walk, f.beats, m.lanes); i++ {
+	for i := 0; i < Records(f.data, f.pos.walkFields(), f.walk, f.beats, m.lanes); i++ {
 		f.e1 = append(f.e1, e1Step{})
 		f.Records++
 	}
@@ -106,7 +106,7 @@ func (m *Model) placeSteps(f *Frame, res fastpath.Result, hdr Event, logFrom int
 		}
 	}
 	f.e1 = append(f.e1, e1Step{event: true, evt: second.Encode(), mask: FullMask})
-	if n := Records(f.data, f.Fields, f.walk, f.beats, m.lanes); n != len(fpdus) {
+	if n := Records(f.data, f.pos.walkFields(), f.walk, f.beats, m.lanes); n != len(fpdus) {
 		m.fail("frame %d: %d FPDUs, the walker would record %d", f.Seq, len(fpdus), n)
 		return
 	}

@@ -55,8 +55,9 @@ func BenchmarkPlace(b *testing.B) {
 }
 
 // BenchmarkPlaceError places segments that find no buffer (what a learner
-// of a capture's setup sees for every ULPDU): the error is made, its
-// detail is not formatted. A reference in the same run makes the same
+// of a capture's setup sees for every ULPDU): the error is made once and
+// given again for the same segment (errorCache), its detail is not
+// formatted. A reference in the same run makes the same
 // error value with its numbers boxed for fmt, as a plain errorf would.
 func BenchmarkPlaceError(b *testing.B) {
 	p := NewPlacer(NewMemory())

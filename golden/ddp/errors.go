@@ -125,8 +125,36 @@ func (e *Error) Is(target error) bool {
 
 // errorf returns an Error of kind k whose detail is format with the
 // numbers args (at most three).
-func errorf(k Kind, format string, args ...uint64) error {
+func errorf(k Kind, format string, args ...uint64) *Error {
 	e := &Error{Kind: k, format: format}
 	e.nargs = uint8(copy(e.args[:], args))
+	return e
+}
+
+// errorCache holds the Errors a Placer returned last, one per slot chosen
+// by their kind and numbers: a stream of segments failing the same way (an
+// STag of another stream, a message with no buffer) gets the same Error
+// again rather than a new one each (they are equal, and nothing changes
+// an Error).
+type errorCache [64]*Error
+
+// errorf is errorf, giving the cached Error when it is the same.
+func (c *errorCache) errorf(k Kind, format string, args ...uint64) error {
+	h := uint64(k) * 0x9e3779b97f4a7c15
+	for _, a := range args {
+		h = (h ^ a) * 0xff51afd7ed558ccd
+	}
+	slot := &c[h>>58]
+	if e := *slot; e != nil && e.Kind == k && e.format == format && int(e.nargs) == len(args) && e.Detail == "" {
+		same := true
+		for i, a := range args {
+			same = same && e.args[i] == a
+		}
+		if same {
+			return e
+		}
+	}
+	e := errorf(k, format, args...)
+	*slot = e
 	return e
 }

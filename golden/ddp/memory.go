@@ -81,3 +81,6 @@ func (m *Memory) SetLogging(on bool) { m.noLog = !on }
 // placed where but never reads the buffers, so that memory does not grow
 // with the data placed. The host's own Write still stores.
 func (m *Memory) SetDiscard(on bool) { m.discard = on }
+
+// Discards reports whether placements are discarded (SetDiscard).
+func (m *Memory) Discards() bool { return m.discard }

@@ -54,6 +54,7 @@ type Placer struct {
 	stags    map[uint32]*region
 	regions  []*region // every registration, in order, for Image
 	streams  map[StreamID]*[NumQueues]queue
+	errs     errorCache
 }
 
 type region struct {
@@ -189,7 +190,7 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	n := uint64(len(payload))
 	if h.Tagged {
 		if v := p.version(s); h.Version != v {
-			return pl, errorf(KindTaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
+			return pl, p.errs.errorf(KindTaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
 		}
 		r := p.stags[h.STag]
 		if r == nil && p.OnMiss != nil && p.OnMiss(s, h) {
@@ -197,15 +198,15 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 		}
 		switch {
 		case r == nil:
-			return pl, errorf(KindInvalidSTag, "STag %#08x is not registered", uint64(h.STag))
+			return pl, p.errs.errorf(KindInvalidSTag, "STag %#08x is not registered", uint64(h.STag))
 		case !r.valid:
-			return pl, errorf(KindInvalidSTag, "STag %#08x was invalidated", uint64(h.STag))
+			return pl, p.errs.errorf(KindInvalidSTag, "STag %#08x was invalidated", uint64(h.STag))
 		case r.stream != s:
-			return pl, errorf(KindSTagNotAssociated, "STag %#08x belongs to stream %d, not %d", uint64(h.STag), uint64(r.stream), uint64(s))
+			return pl, p.errs.errorf(KindSTagNotAssociated, "STag %#08x belongs to stream %d, not %d", uint64(h.STag), uint64(r.stream), uint64(s))
 		case n > 0 && h.TO > math.MaxUint64-(n-1):
-			return pl, errorf(KindTOWrap, "TO %#x + %d octets", h.TO, n)
+			return pl, p.errs.errorf(KindTOWrap, "TO %#x + %d octets", h.TO, n)
 		case h.TO > r.length || n > r.length-h.TO:
-			return pl, errorf(KindBaseBounds, "TO %d + %d octets, buffer of %d", h.TO, n, r.length)
+			return pl, p.errs.errorf(KindBaseBounds, "TO %d + %d octets, buffer of %d", h.TO, n, r.length)
 		}
 		pl.Addr, pl.Len = r.base+h.TO, len(payload)
 		p.mem.place(s, pl.Addr, payload)
@@ -213,30 +214,30 @@ func (p *Placer) Place(s StreamID, ulpdu []byte) (Placement, error) {
 	}
 
 	if v := p.version(s); h.Version != v {
-		return pl, errorf(KindUntaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
+		return pl, p.errs.errorf(KindUntaggedVersion, "DV %d, accepting %d", uint64(h.Version), uint64(v))
 	}
 	if h.QN >= NumQueues {
-		return pl, errorf(KindInvalidQN, "QN %d", uint64(h.QN))
+		return pl, p.errs.errorf(KindInvalidQN, "QN %d", uint64(h.QN))
 	}
 	q := &p.queues(s)[h.QN]
 	cur := q.current()
 	d := h.MSN - cur
 	if d >= 1<<31 {
-		return pl, errorf(KindMSNRange, "MSN %d on QN %d, current %d", uint64(h.MSN), uint64(h.QN), uint64(cur))
+		return pl, p.errs.errorf(KindMSNRange, "MSN %d on QN %d, current %d", uint64(h.MSN), uint64(h.QN), uint64(cur))
 	}
 	if uint64(d) >= uint64(len(q.bufs)-q.done) && p.OnMiss != nil && p.OnMiss(s, h) {
 		q = &p.queues(s)[h.QN]
 	}
 	if uint64(d) >= uint64(len(q.bufs)-q.done) {
-		return pl, errorf(KindNoBuffer, "MSN %d on QN %d, %d buffers posted", uint64(h.MSN), uint64(h.QN), uint64(len(q.bufs)))
+		return pl, p.errs.errorf(KindNoBuffer, "MSN %d on QN %d, %d buffers posted", uint64(h.MSN), uint64(h.QN), uint64(len(q.bufs)))
 	}
 	b := q.bufs[q.done+int(d)]
 	mo := uint64(h.MO)
 	if mo > b.length {
-		return pl, errorf(KindInvalidMO, "MO %d, buffer of %d", uint64(h.MO), b.length)
+		return pl, p.errs.errorf(KindInvalidMO, "MO %d, buffer of %d", uint64(h.MO), b.length)
 	}
 	if n > b.length-mo {
-		return pl, errorf(KindTooLong, "MO %d + %d octets, buffer of %d", uint64(h.MO), n, b.length)
+		return pl, p.errs.errorf(KindTooLong, "MO %d + %d octets, buffer of %d", uint64(h.MO), n, b.length)
 	}
 	pl.Addr, pl.Len = b.base+mo, len(payload)
 	b.seen = max(b.seen, mo+n)

@@ -437,3 +437,38 @@ func TestErrorDetail(t *testing.T) {
 		assert.EqualError(t, err, tc.want)
 	}
 }
+
+// TestPlaceErrorsRepeated places, in a random order, segments that fail
+// in different ways, many times each, on one placer (which keeps the
+// errors it made last) and expects each error to be the one a new placer
+// makes of the same segment: the same kind and the same message.
+func TestPlaceErrorsRepeated(t *testing.T) {
+	type seg struct {
+		s StreamID
+		b []byte
+	}
+	var segs []seg
+	for i := range 40 {
+		segs = append(segs,
+			seg{s2, tagged(stagA, uint64(i), 8)},                // STag of another stream
+			seg{s1, tagged(0x9000+uint32(i%5), 0, 8)},           // not registered
+			seg{s1, untagged(0, 3+uint32(i%7), 0, 8)},           // no buffer posted
+			seg{s2, untagged(uint32(i%3), 1+uint32(i%4), 0, 8)}, // no buffer on that stream
+			seg{s1, tagged(stagA, lenA-uint64(i%3), 8+i%5)},     // beyond the buffer
+		)
+	}
+	p := fixture(t)
+	rng := rand.New(rand.NewSource(3))
+	for range 2000 {
+		sg := segs[rng.Intn(len(segs))]
+		_, got := p.Place(sg.s, sg.b)
+		_, want := fixture(t).Place(sg.s, sg.b)
+		require.Error(t, want)
+		require.Error(t, got)
+		var ge, we *Error
+		require.True(t, errors.As(got, &ge))
+		require.True(t, errors.As(want, &we))
+		assert.Equal(t, we.Kind, ge.Kind)
+		assert.Equal(t, want.Error(), got.Error())
+	}
+}

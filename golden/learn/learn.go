@@ -90,7 +90,7 @@ type Learner struct {
 func NewLearner(cfg rx.Config) *Learner {
 	l := &Learner{stags: map[stagKey]*use{}, owner: map[uint32]wire.FourTuple{}, msgs: map[msgKey]*use{}}
 	cfg.Placer = ddp.NewPlacer(ddp.NewMemory())
-	cfg.Placer.Memory().SetLogging(false)
+	cfg.Placer.Memory().SetDiscard(true) // it places nothing (no buffer is set up); nothing reads it
 	cfg.Digests = false
 	cfg.OnEvent = l.event
 	l.r = rx.New(cfg)
@@ -248,6 +248,76 @@ func (s *Setup) Apply(frame int, t Target, stream func(wire.FourTuple) (ddp.Stre
 	}
 	return nil
 }
+
+// Plan is a setup applied by frame number alone, for a capture split by
+// connection among receivers (each taking the frames of its own
+// connections): every receiver applies its own copy of the plan to its
+// own target before each of its frames, and each target holds every
+// buffer as one target of one receiver taking every frame holds it
+// through Setup.Apply, at each of the frames that receiver takes.
+type Plan struct {
+	bufs   []Buffer
+	at     []int // the frame before which Apply sets up bufs[i]; -1: never
+	stream func(wire.FourTuple) (ddp.StreamID, bool)
+	next   int
+}
+
+// Plan returns the plan of the setup for a run whose receiver finds the
+// connections conns (in the order rx.Receiver.Conns gives them) and
+// numbers their DDP streams as stream does. Setup.Apply stops at the
+// first buffer whose half connection is not known yet; a half is known
+// before frame i when its connection was found during an earlier frame.
+func (s *Setup) Plan(conns []rx.Conn, stream func(wire.FourTuple) (ddp.StreamID, bool)) *Plan {
+	found := make(map[wire.FourTuple]int, 2*len(conns))
+	for _, c := range conns {
+		found[c.Initiator], found[c.Initiator.Reverse()] = c.Frame, c.Frame
+	}
+	p := &Plan{bufs: s.Buffers, at: make([]int, len(s.Buffers)), stream: stream}
+	prev := 0
+	for i, b := range s.Buffers {
+		f, ok := found[b.Half]
+		if !ok || prev < 0 {
+			p.at[i], prev = -1, -1
+			continue
+		}
+		prev = max(prev, b.Frame, f+1)
+		p.at[i] = prev
+	}
+	return p
+}
+
+// Copy returns a plan that applies the same buffers from the start.
+func (p *Plan) Copy() *Plan {
+	c := *p
+	c.next = 0
+	return &c
+}
+
+// Apply sets up on t, in order, every buffer not yet set up that the plan
+// sets up before frame: call it before processing frame i with i.
+func (p *Plan) Apply(frame int, t Target) error {
+	for p.next < len(p.bufs) && p.at[p.next] >= 0 && p.at[p.next] <= frame {
+		b := p.bufs[p.next]
+		st, ok := p.stream(b.Half)
+		if !ok {
+			return fmt.Errorf("learn: %v: no DDP stream", b.Half)
+		}
+		var err error
+		if b.Tagged {
+			err = t.RegisterSTag(b.STag, st, b.Addr, b.Len)
+		} else {
+			err = t.PostRecv(st, b.QN, b.Addr, b.Len)
+		}
+		if err != nil {
+			return fmt.Errorf("learn: %v: %w", b.Half, err)
+		}
+		p.next++
+	}
+	return nil
+}
+
+// Reset makes the setup apply from its first buffer again (a second run).
+func (s *Setup) Reset() { s.next = 0 }
 
 // Summary says in one line what was learned, for replay's output.
 func (s *Setup) Summary() string {

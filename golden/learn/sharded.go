@@ -2,6 +2,7 @@ package learn
 
 import (
 	"encoding/binary"
+	"sort"
 
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
@@ -38,12 +39,17 @@ func (s *Sharded) Learner(k int) *Learner { return s.ls[k] }
 // Shard returns the learner that takes the frames of the connection of
 // half connection t: the same for both directions of a connection, and
 // the same in every run.
-func (s *Sharded) Shard(t wire.FourTuple) int {
-	if len(s.ls) == 1 {
+func (s *Sharded) Shard(t wire.FourTuple) int { return ShardOf(t, len(s.ls)) }
+
+// ShardOf returns which of n shards takes the frames of the connection of
+// half connection t: the same for both directions of a connection, and
+// the same in every run (Sharded.Shard with n learners).
+func ShardOf(t wire.FourTuple, n int) int {
+	if n <= 1 {
 		return 0
 	}
 	h := endpointHash(t.SrcIP, t.SrcPort) + endpointHash(t.DstIP, t.DstPort) // either way round
-	return int(h % uint64(len(s.ls)))
+	return int(h % uint64(n))
 }
 
 // endpointHash mixes an address and port into 64 bits (the finaliser of
@@ -90,4 +96,16 @@ func (s *Sharded) Setup() *Setup {
 		}
 	}
 	return setupOf(stags, msgs)
+}
+
+// Conns returns the connections the learners' receivers found, in the
+// order one receiver taking every frame finds them (by the frame during
+// which each was found: a frame belongs to one connection).
+func (s *Sharded) Conns() []rx.Conn {
+	var out []rx.Conn
+	for _, l := range s.ls {
+		out = append(out, l.r.Conns()...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Frame < out[j].Frame })
+	return out
 }

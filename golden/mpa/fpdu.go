@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Sizes of the fixed FPDU fields, in octets.
@@ -300,6 +301,17 @@ func (h Half) DeframeForm(seq uint32, fpdu []byte, scratch *[]byte) ([]byte, Ptr
 // of fpdu without its CRC field (CRC32C(fpdu[:len(fpdu)-CRCLen])),
 // computed beforehand (in another goroutine, while the octets were read).
 func (h Half) DeframeFormCRC(seq uint32, fpdu []byte, scratch *[]byte, crc uint32, known bool) ([]byte, PtrForm, error) {
+	return h.DeframeHead(seq, fpdu, scratch, crc, known, -1)
+}
+
+// DeframeHead is DeframeFormCRC that, when head >= 0 and markers are on,
+// copies only the first head octets of the FPDU's content (from its
+// ULPDU_Length field, markers skipped) into scratch: the returned ULPDU
+// has its length, and its octets past those are what scratch held. For a
+// reader of the ULPDU's headers only (a receiver whose placements are
+// discarded and that computes no digests), which the copy of every
+// payload octet would cost.
+func (h Half) DeframeHead(seq uint32, fpdu []byte, scratch *[]byte, crc uint32, known bool, head int) ([]byte, PtrForm, error) {
 	n := len(fpdu)
 	form := PtrPlain
 	if h.Markers {
@@ -338,7 +350,14 @@ func (h Half) DeframeFormCRC(seq uint32, fpdu []byte, scratch *[]byte, crc uint3
 			continue
 		}
 		step := min(int(h.NextMarker(s+1)-s), n-CRCLen-off)
-		body = append(body, fpdu[off:off+step]...)
+		c := step // octets copied
+		if head >= 0 {
+			c = max(min(step, head-len(body)), 0)
+		}
+		body = append(body, fpdu[off:off+c]...)
+		if c < step {
+			body = slices.Grow(body, step-c)[:len(body)+step-c]
+		}
 		off += step
 	}
 	*scratch = body

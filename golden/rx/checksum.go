@@ -187,6 +187,16 @@ func (t *ChecksumTally) AddDropped(src wire.Addr, ip bool) {
 	}
 }
 
+// Merge adds the counts of h (another tally's, Hosts) to its host's.
+func (t *ChecksumTally) Merge(h HostChecksums) {
+	c := t.host(h.Host)
+	c.Offloaded += h.Offloaded
+	c.OffloadedIP += h.OffloadedIP
+	c.Ignored += h.Ignored
+	c.DroppedOffloaded += h.DroppedOffloaded
+	c.DroppedOffloadedIP += h.DroppedOffloadedIP
+}
+
 func (t *ChecksumTally) host(src wire.Addr) *HostChecksums {
 	if t.hosts == nil {
 		t.hosts = map[wire.Addr]*HostChecksums{}

@@ -38,7 +38,7 @@ func (h *half) nextMarker(seq tcpseq.Num) tcpseq.Num {
 // until the next check.
 func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrForm, code ErrorCode, err error) {
 	crc, known := h.r.known.of(fpdu)
-	ulpdu, form, err = h.params.DeframeFormCRC(uint32(seq), fpdu, &h.scratch, crc, known)
+	ulpdu, form, err = h.params.DeframeHead(uint32(seq), fpdu, &h.scratch, crc, known, h.r.ulpduHead())
 	switch {
 	case errors.Is(err, mpa.ErrCRC):
 		return nil, form, CodeCRC, err
@@ -46,6 +46,23 @@ func (h *half) check(seq tcpseq.Num, fpdu []byte) (ulpdu []byte, form mpa.PtrFor
 		return nil, form, CodeMarker, err
 	}
 	return ulpdu, form, 0, nil
+}
+
+// headersOnly is how many octets of an FPDU's content a receiver copies
+// when nothing reads its ULPDUs' payload (ulpduHead): the ULPDU_Length
+// field and the longest headers read (DDP's 18 octets and an RTR's RDMAP
+// header, mpa.CheckRTR), with room to spare.
+const headersOnly = 128
+
+// ulpduHead is the head argument of mpa.Half.DeframeHead for the
+// receiver's FPDUs: headersOnly when nothing reads a ULPDU's payload (no
+// digests, and a placer that discards what it places, or none), else -1
+// (every octet).
+func (r *Receiver) ulpduHead() int {
+	if r.cfg.Digests || r.cfg.Placer != nil && !r.cfg.Placer.Memory().Discards() {
+		return -1
+	}
+	return headersOnly
 }
 
 // countForm counts a passed FPDU's FPDUPTR form.

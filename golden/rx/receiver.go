@@ -60,6 +60,17 @@ type Config struct {
 	// ErrOversize, its segment named when its headers parse), as a NIC
 	// drops a frame longer than it stores.
 	FrameLimit int
+	// StreamIDs, when set, gives the DDP stream IDs of each connection the
+	// receiver follows (AddConn, or found by Auto and Ports) from its
+	// Initiator -> Responder half connection: that half takes the ID
+	// returned and the other half the next one. A capture split by
+	// connection among receivers (each taking the frames of its own
+	// connections, Receiver.SkipTo) numbers the streams as one receiver
+	// taking every frame does when it gives each connection twice the rank
+	// of its Receiver.Conns entry in that run. Without it, connections are
+	// numbered in the order they are found; one for which it returns false
+	// is numbered from 1<<31 on.
+	StreamIDs func(initiator wire.FourTuple) (ddp.StreamID, bool)
 }
 
 // ErrOversize is the error of a frame dropped for its length
@@ -74,6 +85,7 @@ type Receiver struct {
 	tally  ChecksumTally
 	trunc  map[wire.FourTuple]int // frames cut short by the capture, per half connection
 	order  []*half                // in creation order, for reports
+	conns  []Conn                 // in creation order
 	nconn  int
 	events []Event
 	cur    Event
@@ -116,13 +128,33 @@ func (r *Receiver) AddConn(c ConnSpec) (i2r, r2i ddp.StreamID) {
 func (r *Receiver) newConn(t wire.FourTuple, p mpa.StartupPolicy) (ih, rh *half) {
 	k := r.nconn
 	r.nconn++
-	ih = &half{r: r, tuple: t, id: ddp.StreamID(2 * k), initiator: true, policy: p}
-	rh = &half{r: r, tuple: t.Reverse(), id: ddp.StreamID(2*k + 1), policy: p}
+	id := ddp.StreamID(2 * k)
+	if r.cfg.StreamIDs != nil {
+		var ok bool
+		if id, ok = r.cfg.StreamIDs(t); !ok {
+			id = 1<<31 + ddp.StreamID(2*k)
+		}
+	}
+	ih = &half{r: r, tuple: t, id: id, initiator: true, policy: p}
+	rh = &half{r: r, tuple: t.Reverse(), id: id + 1, policy: p}
 	ih.peer, rh.peer = rh, ih
 	r.halves[ih.tuple], r.halves[rh.tuple] = ih, rh
 	r.order = append(r.order, ih, rh)
+	r.conns = append(r.conns, Conn{Initiator: t, Frame: r.frame})
 	return ih, rh
 }
+
+// Conn is a connection a receiver follows: its Initiator -> Responder half
+// connection, and the frame during which the receiver found it (AddConn:
+// the frame being processed then, 0 before the first).
+type Conn struct {
+	Initiator wire.FourTuple
+	Frame     int
+}
+
+// Conns returns the connections the receiver follows, in the order it
+// found them.
+func (r *Receiver) Conns() []Conn { return r.conns }
 
 // Stream returns the DDP stream ID of half connection h.
 func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
@@ -135,6 +167,14 @@ func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
 
 // Half returns the half connection whose DDP stream is st.
 func (r *Receiver) Half(st ddp.StreamID) (wire.FourTuple, bool) {
+	if r.cfg.StreamIDs != nil {
+		for _, h := range r.order {
+			if h.id == st {
+				return h.tuple, true
+			}
+		}
+		return wire.FourTuple{}, false
+	}
 	if int(st) >= len(r.order) {
 		return wire.FourTuple{}, false
 	}
