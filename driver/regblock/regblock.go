@@ -149,31 +149,17 @@ func (b *Block) Write32(addr, v uint32) error {
 	return nil
 }
 
+// Counters is the register map's event counters as the cycle model
+// decodes them: Event counts by its rule (cycle.CounterMap.Count).
+var Counters = cycle.CounterMap{N: driver.NumCounters, FramesPlace: driver.CntFramesPlace, ExcNotTCP: driver.CntExcNotTCP,
+	DropFCS: driver.CntDropFCS, FPDUsPlaced: driver.CntFPDUsPlaced, FPDUsDelivered: driver.CntFPDUsDelivered,
+	DDPErrors: driver.CntDDPErrors, OctetsPlaced: driver.CntOctetsPlaced, HostBursts: driver.CntHostBursts,
+	HostBeats: driver.CntHostBeats, HostSlvErr: driver.CntHostSlvErr, HostDecErr: driver.CntHostDecErr,
+	HostBUnexpected: driver.CntHostBUnexpected}
+
 // Event counts one event lane (a 128-bit event the receiver emitted).
 func (b *Block) Event(w cycle.Word) {
-	e := cycle.Decode(w)
-	switch e.Kind {
-	case cycle.EvVerdict:
-		b.cnt[driver.CntFramesPlace+e.Verdict]++
-		if e.Verdict == cycle.VException && e.Reason >= 1 && e.Reason <= 9 {
-			b.cnt[driver.CntExcNotTCP+e.Reason-1]++
-		}
-	case cycle.EvDrop:
-		b.cnt[driver.CntDropFCS+e.Verdict]++
-	case cycle.EvPlaced:
-		b.cnt[driver.CntFPDUsPlaced]++
-		hdr := 18
-		if e.Ctrl&0x80 != 0 {
-			hdr = 14
-		}
-		if e.Len > hdr {
-			b.cnt[driver.CntOctetsPlaced] += uint64(e.Len - hdr)
-		}
-	case cycle.EvDelivered:
-		b.cnt[driver.CntFPDUsDelivered]++
-	case cycle.EvDDPError:
-		b.cnt[driver.CntDDPErrors]++
-	}
+	Counters.Count(w, func(i int, n uint64) { b.cnt[i] += n })
 }
 
 // HostBurst counts a burst of the host-memory master, HostBeat a beat.
