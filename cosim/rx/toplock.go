@@ -34,24 +34,25 @@ func TopMaxBursts(width int) int {
 	return 64
 }
 
+// TopParams are the build parameters of the integration top's variant of a
+// width as its registers read them back (mk/sim.mk's parameters, and the
+// top's defaults for the rest).
+func TopParams(width int) driver.Params {
+	return driver.Params{DataWidth: width, ConnCount: Slots, STagCount: STagSlots, RQDepth: RQDepth, MaxFrame: MaxFrame,
+		FIFODepth: cycle.DefaultFIFODepth(width, MaxFrame), EvtLanes: cycle.EvtLanes(width),
+		MaxInflight: cycle.InflightLimit(width), Window: 0x10_0000, AXIIDWidth: TopIDWidth(width),
+		AXIMaxBursts: TopMaxBursts(width), CounterWidth: 64}
+}
+
 // TopRegMap is the register map the cycle model's register block decodes,
-// from the driver's constants, with the values the identification and the
-// build parameters of the integration top's variant of a width read
-// (mk/sim.mk's parameters, and the top's defaults for the rest).
+// from the driver's constants, with the read-only words of the integration
+// top's variant of a width (TopParams).
 func TopRegMap(width int) cycle.RegMap {
 	return cycle.RegMap{CfgData: driver.RegCfgData, CfgDataWords: driver.CfgDataWords, CfgIndex: driver.RegCfgIndex,
 		CfgCmd: driver.RegCfgCmd, CfgOps: cycle.OpMSN + 1, CfgStatus: driver.RegCfgStatus, CntCtrl: driver.RegCntCtrl,
-		HostFault: driver.RegHostFault, Counters: driver.RegCounters, CounterWidth: 64,
-		Fixed: map[uint32]uint32{
-			driver.RegID: driver.IDValue, driver.RegVersion: driver.Version,
-			driver.RegDataWidth: uint32(width), driver.RegConnCount: Slots, driver.RegSTagCount: STagSlots,
-			driver.RegRQDepth: RQDepth, driver.RegMaxFrame: MaxFrame,
-			driver.RegFIFODepth: uint32(cycle.DefaultFIFODepth(width, MaxFrame)),
-			driver.RegEvtLanes:  uint32(cycle.EvtLanes(width)), driver.RegMaxInflight: uint32(cycle.InflightLimit(width)),
-			driver.RegWindow: 0x10_0000, driver.RegAXIIDWidth: uint32(TopIDWidth(width)),
-			driver.RegAXIMaxBursts: uint32(TopMaxBursts(width)), driver.RegCounterWidth: 64,
-		},
-		Cnt: regblock.Counters,
+		HostFault: driver.RegHostFault, Counters: driver.RegCounters, CounterWidth: TopParams(width).CounterWidth,
+		Fixed: regblock.ReadOnly(TopParams(width)),
+		Cnt:   regblock.Counters,
 	}
 }
 
