@@ -2,7 +2,7 @@
 # model (cosim/rx/fuzz, docs/robustness.md). Included by the top Makefile.
 #
 #   make fuzz DURATION=10m               run each DATA_WIDTH (64, 128, 256, 512) for DURATION (in parallel),
-#                                        then the IP core (TestFuzzTop) at 64 and 512 bits as long
+#                                        then the IP core (TestFuzzTop) at every width as long
 #   make fuzz DURATION=10m FUZZ_SEED=n   the same campaign again
 #
 # The seed is random unless given, and printed first. Failing streams are

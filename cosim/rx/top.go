@@ -85,6 +85,9 @@ type topState struct {
 	// master's (a single step drives them in the first record)
 	liteIdle bool
 	trace    func(cy uint64, c axi.WriteCycle)
+	// rd reads registers beside the traffic and the driver (lockstep runs),
+	// or nil
+	rd *liteReader
 }
 
 // openBurst is a burst that is not answered, or one before it is not.
@@ -161,6 +164,7 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 	sim.Reset(4)
 	if lock != nil {
 		t.lock = &topLock{m: cycle.NewTop(*lock), p: r.p, lanes: k}
+		t.rd = newLiteReader(s.Seed, topReadPeriod)
 	}
 	if !s.GoModel {
 		// added after the reset: the slave starts with the master out of it
@@ -173,7 +177,7 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 	r.setAll(func(rec []uint64) {
 		r.p["m_evt_tready"].SetBool(rec, true)
 		r.p["m_exc_axis_tready"].SetBool(rec, true)
-		t.setLite(rec, t.lm.Drive())
+		t.setLite(rec, axi.LiteReq{BReady: true, RReady: true})
 	})
 	t.liteIdle = true
 	bus := &axi.LiteBus{M: t.lm, Step: func() error { r.runTop(1); return t.err }}
@@ -184,6 +188,19 @@ func openTop(width int, s Slave, lock *cycle.TopConfig, opts ...cosim.Option) (*
 	}
 	t.drv = drv
 	return r, nil
+}
+
+// topReadPeriod is the mean number of cycles between the background
+// reader's episodes.
+const topReadPeriod = 48
+
+// ReadStats returns the counts of an integration top's background reader
+// (lockstep runs; zero otherwise).
+func (r *RTL) ReadStats() ReadStats {
+	if r.top == nil || r.top.rd == nil {
+		return ReadStats{}
+	}
+	return r.top.rd.stats
 }
 
 // Driver returns the driver of an integration top (nil for mpa_rx).
@@ -263,12 +280,12 @@ func (r *RTL) runTop(n int) {
 	t, p := r.top, &r.top.ports
 	iw, ow := r.sim.InWords(), r.sim.OutWords()
 	active := false
-	if t.mem == nil && !t.lm.Busy() {
+	if t.mem == nil && !t.lm.Busy() && !t.rd.busy(r.Cycle()) {
+		lq := t.lm.Drive()
 		if !t.liteIdle {
-			t.setLite(r.in[:iw], t.lm.Drive())
+			t.setLite(r.in[:iw], lq)
 			t.liteIdle = true
 		}
-		lq := t.lm.Drive()
 		r.sim.Step(n, r.in[:n*iw], r.out[:n*ow])
 		t.resps = t.slave.TakeResps(t.resps)
 		base := r.Cycle() - uint64(n)
@@ -291,6 +308,9 @@ func (r *RTL) runTop(n int) {
 			p.bresp.Set(in, uint64(resp.BResp))
 		}
 		lq := t.lm.Drive()
+		if t.rd != nil {
+			lq = t.rd.drive(lq, r.Cycle())
+		}
 		t.setLite(in, lq)
 		t.liteIdle = false
 		r.sim.Step(1, in, out)
@@ -347,6 +367,9 @@ func (r *RTL) topCycle(in, out []uint64, cy uint64, lq axi.LiteReq) bool {
 	}
 	if err := t.lchk.Observe(lq, lr); err != nil && t.err == nil {
 		t.err = fmt.Errorf("cycle %d: %w", cy+1, err)
+	}
+	if t.rd != nil {
+		lr = t.rd.observe(lq, lr, cy, t.lm.Writing())
 	}
 	t.lm.Observe(lr)
 	if cyc.AW() {

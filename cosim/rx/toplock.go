@@ -5,6 +5,7 @@ import (
 
 	"github.com/mparx/mparx/cosim"
 	"github.com/mparx/mparx/driver"
+	"github.com/mparx/mparx/driver/regblock"
 	"github.com/mparx/mparx/golden/cycle"
 	"github.com/mparx/mparx/vecgen/replay"
 	"github.com/mparx/mparx/vecgen/vector"
@@ -33,17 +34,34 @@ func TopMaxBursts(width int) int {
 	return 64
 }
 
-// TopRegMap is the part of the register map the cycle model's register
-// block decodes, from the driver's constants.
-var TopRegMap = cycle.RegMap{CfgData: driver.RegCfgData, CfgDataWords: driver.CfgDataWords, CfgIndex: driver.RegCfgIndex,
-	CfgCmd: driver.RegCfgCmd, CfgOps: cycle.OpMSN + 1, CntCtrl: driver.RegCntCtrl, HostFault: driver.RegHostFault}
+// TopParams are the build parameters of the integration top's variant of a
+// width as its registers read them back (mk/sim.mk's parameters, and the
+// top's defaults for the rest).
+func TopParams(width int) driver.Params {
+	return driver.Params{DataWidth: width, ConnCount: Slots, STagCount: STagSlots, RQDepth: RQDepth, MaxFrame: MaxFrame,
+		FIFODepth: cycle.DefaultFIFODepth(width, MaxFrame), EvtLanes: cycle.EvtLanes(width),
+		MaxInflight: cycle.InflightLimit(width), Window: 0x10_0000, AXIIDWidth: TopIDWidth(width),
+		AXIMaxBursts: TopMaxBursts(width), CounterWidth: 64}
+}
+
+// TopRegMap is the register map the cycle model's register block decodes,
+// from the driver's constants, with the read-only words of the integration
+// top's variant of a width (TopParams).
+func TopRegMap(width int) cycle.RegMap {
+	return cycle.RegMap{CfgData: driver.RegCfgData, CfgDataWords: driver.CfgDataWords, CfgIndex: driver.RegCfgIndex,
+		CfgCmd: driver.RegCfgCmd, CfgOps: cycle.OpMSN + 1, CfgStatus: driver.RegCfgStatus, CntCtrl: driver.RegCntCtrl,
+		HostFault: driver.RegHostFault, Counters: driver.RegCounters, CounterWidth: TopParams(width).CounterWidth,
+		Fixed: regblock.ReadOnly(TopParams(width)),
+		Cnt:   regblock.Counters,
+	}
+}
 
 // TopModelConfig is the cycle model's configuration of the integration
 // top's co-simulation variant of a width, for a receive window and DDP
 // version.
 func TopModelConfig(width int, window uint32, ddpVersion uint8) cycle.TopConfig {
 	rx := cycle.Config{DataWidth: width, MaxFrame: MaxFrame, ConnCount: Slots, Window: window, DDPVersion: ddpVersion, RQDepth: RQDepth}
-	return cycle.DefaultTopConfig(rx, TopIDWidth(width), TopMaxBursts(width), TopRegMap)
+	return cycle.DefaultTopConfig(rx, TopIDWidth(width), TopMaxBursts(width), TopRegMap(width))
 }
 
 // topLock steps the integration top's cycle model beside the RTL, one
@@ -76,13 +94,16 @@ func topIn(p map[string]cosim.Port, rec []uint64, lanes int) cycle.TopIn {
 		BValid:  p["m_axi_bvalid"].Bit(rec),
 		BID:     uint32(p["m_axi_bid"].Get(rec)),
 		BResp:   uint8(p["m_axi_bresp"].Get(rec)),
-		Lite: cycle.LiteWrite{
+		Lite: cycle.Lite{
 			AWValid: p["s_axil_awvalid"].Bit(rec),
 			AWAddr:  uint32(p["s_axil_awaddr"].Get(rec)),
 			WValid:  p["s_axil_wvalid"].Bit(rec),
 			WData:   uint32(p["s_axil_wdata"].Get(rec)),
 			WStrb:   uint8(p["s_axil_wstrb"].Get(rec)),
 			BReady:  p["s_axil_bready"].Bit(rec),
+			ARValid: p["s_axil_arvalid"].Bit(rec),
+			ARAddr:  uint32(p["s_axil_araddr"].Get(rec)),
+			RReady:  p["s_axil_rready"].Bit(rec),
 		},
 	}
 }
@@ -116,6 +137,10 @@ func topOut(p map[string]cosim.Port, rec []uint64, lanes int) cycle.TopOut {
 	o.LiteWReady = p["s_axil_wready"].Bit(rec)
 	o.LiteBValid = p["s_axil_bvalid"].Bit(rec)
 	o.LiteBResp = uint8(p["s_axil_bresp"].Get(rec))
+	o.LiteARReady = p["s_axil_arready"].Bit(rec)
+	o.LiteRValid = p["s_axil_rvalid"].Bit(rec)
+	o.LiteRData = uint32(p["s_axil_rdata"].Get(rec))
+	o.LiteRResp = uint8(p["s_axil_rresp"].Get(rec))
 	return o
 }
 
@@ -139,14 +164,22 @@ func (l *topLock) step(in, out []uint64, cy uint64) error {
 // (golden/cycle Top) stepped beside it from reset: every cycle the model
 // gets the RTL's inputs (s_axis, the stream readies, the AXI4 slave's and
 // the AXI4-Lite master's signals) and every output the contract defines
-// is compared (cycle.CompareTop); the first difference fails the run.
+// is compared (cycle.CompareTop); the first difference fails the run. A
+// second AXI4-Lite read master reads the registers beside the traffic and
+// the driver (ReadStats), seeded with s.Seed.
 func OpenTopLockstep(width int, s Slave, cfg cycle.TopConfig, opts ...cosim.Option) (*RTL, error) {
 	return openTop(width, s, &cfg, opts...)
 }
 
+// LockStats is what a lockstep run of the integration top compared.
+type LockStats struct {
+	Cycles uint64    // cycles compared
+	Reads  ReadStats // the background reader's reads
+}
+
 // RunTopLockstep is RunTop with the cycle model in lockstep
-// (OpenTopLockstep); it returns the cycles compared.
-func RunTopLockstep(v *vector.Vector, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, uint64, error) {
+// (OpenTopLockstep).
+func RunTopLockstep(v *vector.Vector, width int, s Slave, h Hooks, opts ...cosim.Option) (Report, LockStats, error) {
 	cfg := TopModelConfig(width, v.Setup.Receiver.Window, v.Setup.Receiver.DDPVersion)
 	var r *RTL
 	rep, err := runVector(replay.OnTheWire(v, MaxFrame), width, func() (*RTL, error) {
@@ -154,9 +187,9 @@ func RunTopLockstep(v *vector.Vector, width int, s Slave, h Hooks, opts ...cosim
 		r, err = OpenTopLockstep(width, s, cfg, opts...)
 		return r, err
 	}, h)
-	var n uint64
+	var st LockStats
 	if r != nil && r.top != nil && r.top.lock != nil {
-		n = r.top.lock.cycles
+		st = LockStats{Cycles: r.top.lock.cycles, Reads: r.ReadStats()}
 	}
-	return rep, n, err
+	return rep, st, err
 }

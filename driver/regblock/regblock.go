@@ -29,19 +29,21 @@ type Block struct {
 	cnt   [driver.NumCounters]uint64
 	hi    uint32
 	fault uint32
+	ro    map[uint32]uint32
 }
 
 // Fault sets the host write fault as the completion gate does: HOST_FAULT
-// reads 1 | resp << 1 until software clears it.
+// reads 1 | resp << 1 until software clears it; a clear leaves the
+// response in bits [2:1].
 func (b *Block) Fault(resp uint8) {
-	if b.fault == 0 {
+	if b.fault&1 == 0 {
 		b.fault = 1 | uint32(resp&3)<<1
 	}
 }
 
 // New returns a block that reports p and sends configuration words to
 // sink (which may be nil).
-func New(p driver.Params, sink Sink) *Block { return &Block{p: p, sink: sink} }
+func New(p driver.Params, sink Sink) *Block { return &Block{p: p, sink: sink, ro: ReadOnly(p)} }
 
 // ErrSlvErr is the error of a transaction the block answers SLVERR.
 type ErrSlvErr struct {
@@ -56,9 +58,12 @@ func (e *ErrSlvErr) Error() string {
 	return fmt.Sprintf("regblock: read of %#x answered SLVERR", e.Addr)
 }
 
-func (b *Block) params() map[uint32]uint32 {
-	p := b.p
+// ReadOnly returns the read-only words of a block with parameters p by
+// address, with what they read: the identification, the version and the
+// build parameters.
+func ReadOnly(p driver.Params) map[uint32]uint32 {
 	return map[uint32]uint32{
+		driver.RegID: driver.IDValue, driver.RegVersion: driver.Version,
 		driver.RegDataWidth: uint32(p.DataWidth), driver.RegConnCount: uint32(p.ConnCount),
 		driver.RegSTagCount: uint32(p.STagCount), driver.RegRQDepth: uint32(p.RQDepth),
 		driver.RegMaxFrame: uint32(p.MaxFrame), driver.RegFIFODepth: uint32(p.FIFODepth),
@@ -78,14 +83,10 @@ func (b *Block) counter(i int) uint64 {
 // Read32 reads a register.
 func (b *Block) Read32(addr uint32) (uint32, error) {
 	a := addr &^ 3
-	if v, ok := b.params()[a]; ok {
+	if v, ok := b.ro[a]; ok {
 		return v, nil
 	}
 	switch {
-	case a == driver.RegID:
-		return driver.IDValue, nil
-	case a == driver.RegVersion:
-		return driver.Version, nil
 	case a == driver.RegCfgIndex:
 		return b.index, nil
 	case a == driver.RegCfgCmd:
@@ -122,7 +123,7 @@ func (b *Block) Write32(addr, v uint32) error {
 		}
 	case a == driver.RegHostFault:
 		if v&1 != 0 {
-			b.fault = 0
+			b.fault &^= 1
 		}
 	case a >= driver.RegCfgData && a < driver.RegCfgData+4*driver.CfgDataWords:
 		b.stage[(a-driver.RegCfgData)/4] = v
@@ -149,31 +150,17 @@ func (b *Block) Write32(addr, v uint32) error {
 	return nil
 }
 
+// Counters is the register map's event counters as the cycle model
+// decodes them: Event counts by its rule (cycle.CounterMap.Count).
+var Counters = cycle.CounterMap{N: driver.NumCounters, FramesPlace: driver.CntFramesPlace, ExcNotTCP: driver.CntExcNotTCP,
+	DropFCS: driver.CntDropFCS, FPDUsPlaced: driver.CntFPDUsPlaced, FPDUsDelivered: driver.CntFPDUsDelivered,
+	DDPErrors: driver.CntDDPErrors, OctetsPlaced: driver.CntOctetsPlaced, HostBursts: driver.CntHostBursts,
+	HostBeats: driver.CntHostBeats, HostSlvErr: driver.CntHostSlvErr, HostDecErr: driver.CntHostDecErr,
+	HostBUnexpected: driver.CntHostBUnexpected}
+
 // Event counts one event lane (a 128-bit event the receiver emitted).
 func (b *Block) Event(w cycle.Word) {
-	e := cycle.Decode(w)
-	switch e.Kind {
-	case cycle.EvVerdict:
-		b.cnt[driver.CntFramesPlace+e.Verdict]++
-		if e.Verdict == cycle.VException && e.Reason >= 1 && e.Reason <= 9 {
-			b.cnt[driver.CntExcNotTCP+e.Reason-1]++
-		}
-	case cycle.EvDrop:
-		b.cnt[driver.CntDropFCS+e.Verdict]++
-	case cycle.EvPlaced:
-		b.cnt[driver.CntFPDUsPlaced]++
-		hdr := 18
-		if e.Ctrl&0x80 != 0 {
-			hdr = 14
-		}
-		if e.Len > hdr {
-			b.cnt[driver.CntOctetsPlaced] += uint64(e.Len - hdr)
-		}
-	case cycle.EvDelivered:
-		b.cnt[driver.CntFPDUsDelivered]++
-	case cycle.EvDDPError:
-		b.cnt[driver.CntDDPErrors]++
-	}
+	Counters.Count(w, func(i int, n uint64) { b.cnt[i] += n })
 }
 
 // HostBurst counts a burst of the host-memory master, HostBeat a beat.

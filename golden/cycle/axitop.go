@@ -5,21 +5,8 @@ import "fmt"
 // The IP core (mpa_rx_axi_top, docs/axi.md) cycle by cycle: the receiver's
 // model (Model) with, around it, the plan queue, the AXI4 write master
 // (Wr), the completion gate and the write side of the AXI4-Lite register
-// block that feeds the receiver's configuration port. The register block's
-// reads and counters are not modelled (TopOut has no read channel).
-
-// RegMap is the part of the register map the model's register block
-// decodes (driver/regmap holds the source; golden imports nothing of the
-// driver).
-type RegMap struct {
-	CfgData      uint32 // the first CFG_DATA word
-	CfgDataWords int
-	CfgIndex     uint32
-	CfgCmd       uint32
-	CfgOps       int // operations a CFG_CMD sends (0 .. CfgOps-1)
-	CntCtrl      uint32
-	HostFault    uint32
-}
+// block (axiregs.go): its configuration staging and command, its event
+// counters and its read channel.
 
 // TopConfig sets the core's parameters.
 type TopConfig struct {
@@ -30,20 +17,22 @@ type TopConfig struct {
 	Regs      RegMap
 }
 
-// LiteWrite is an AXI4-Lite master's write channels in a cycle.
-type LiteWrite struct {
+// Lite is an AXI4-Lite master's signals in a cycle.
+type Lite struct {
 	AWValid bool
 	AWAddr  uint32
 	WValid  bool
 	WData   uint32
 	WStrb   uint8
 	BReady  bool
+	ARValid bool
+	ARAddr  uint32
+	RReady  bool
 }
 
 // TopIn is a cycle's inputs of the core: s_axis and the stream readies as
 // for mpa_rx (In: its HostReady and Cfg* are not used), the AXI4 slave's
-// AWREADY, WREADY and B channel, and the AXI4-Lite master's write
-// channels.
+// AWREADY, WREADY and B channel, and the AXI4-Lite master's signals.
 type TopIn struct {
 	In
 	AWReady bool
@@ -51,7 +40,7 @@ type TopIn struct {
 	BValid  bool
 	BID     uint32
 	BResp   uint8
-	Lite    LiteWrite
+	Lite    Lite
 }
 
 // TopOut is a cycle's outputs of the core. Rx is the receiver's inside
@@ -64,25 +53,18 @@ type TopOut struct {
 	Evt      [MaxEvtLanes]Word
 	EvtMask  [MaxEvtLanes]Word
 	AXI      WrOut
-	// the AXI4-Lite write channels
+	// the AXI4-Lite channels
 	LiteAWReady bool
 	LiteWReady  bool
 	LiteBValid  bool
 	LiteBResp   uint8
+	LiteARReady bool
+	LiteRValid  bool
+	LiteRData   uint32
+	LiteRResp   uint8
 	// the gate's host write fault (HOST_FAULT)
 	Fault     bool
 	FaultResp uint8
-}
-
-// regWrite is the write side of the register block.
-type regWrite struct {
-	bv     bool
-	bresp  uint8
-	cmd    bool
-	op     int
-	index  uint16
-	stage  []uint32
-	fclear bool
 }
 
 // Top is the core's model.
@@ -93,7 +75,7 @@ type Top struct {
 	g    *gate
 	pq   *queue[wrDesc]
 	open bool
-	r    regWrite
+	r    regs
 	// Err is the first assertion of the RTL the model would fail (the plan
 	// queue written full), or the receiver model's Err.
 	Err error
@@ -103,7 +85,7 @@ type Top struct {
 func NewTop(cfg TopConfig) *Top {
 	cfg.Wr.DataWidth = cfg.Rx.DataWidth
 	return &Top{cfg: cfg, m: New(cfg.Rx), wr: NewWr(cfg.Wr), g: newGate(EvtLanes(cfg.Rx.DataWidth), cfg.GateDepth),
-		pq: newQueue[wrDesc](cfg.PlanDepth), r: regWrite{stage: make([]uint32, cfg.Regs.CfgDataWords)}}
+		pq: newQueue[wrDesc](cfg.PlanDepth), r: newRegs(cfg.Regs)}
 }
 
 // Model returns the receiver's model inside the core.
@@ -119,6 +101,7 @@ func (t *Top) Step(in TopIn) TopOut {
 	wr := in.Lite.AWValid && in.Lite.WValid && !r.bv && !r.cmd
 	out.AXI = wo
 	out.LiteAWReady, out.LiteWReady, out.LiteBValid, out.LiteBResp = wr, wr, r.bv, r.bresp
+	out.LiteARReady, out.LiteRValid, out.LiteRData, out.LiteRResp = !r.rv, r.rv, r.rdata, r.rresp
 	out.Fault, out.FaultResp = t.g.flt, t.g.fltResp
 	if t.g.oV {
 		out.EvtValid, out.EvtKeep, out.Evt, out.EvtMask = true, t.g.o.n, t.g.o.evt, t.g.o.mask
@@ -140,7 +123,10 @@ func (t *Top) Step(in TopIn) TopOut {
 	}
 	// clock edge
 	fclear := r.fclear
-	t.regEdge(in.Lite, wr, rx.CfgReady)
+	r.edge(t.cfg.Regs, in.Lite, wr, rx.CfgReady, regIn{
+		evtValid: out.EvtValid && in.EvtReady, evtLanes: out.EvtKeep, evt: out.Evt,
+		aw: wo.AWValid && in.AWReady, w: wo.WValid && in.WReady,
+		errValid: wo.ErrValid, errResp: wo.ErrResp, unexp: wo.BUnexp, fault: out.Fault, faultResp: out.FaultResp})
 	push := rx.PlanValid || (rx.PlanFrameEnd && t.open)
 	d := wrDesc{flush: rx.PlanFrameEnd}
 	if rx.PlanValid {
@@ -162,55 +148,6 @@ func (t *Top) Step(in TopIn) TopOut {
 		t.open = false
 	}
 	return out
-}
-
-// regEdge takes the clock edge of the register block's write side: a
-// write taken (address and data together), its response, a CFG_CMD's word
-// held on cfg_* until the receiver takes it.
-func (t *Top) regEdge(l LiteWrite, wr, cfgReady bool) {
-	r, m := &t.r, t.cfg.Regs
-	sent := r.cmd && cfgReady
-	r.fclear = false
-	if r.bv && l.BReady {
-		r.bv = false
-	}
-	if wr {
-		merge := func(old uint32) uint32 {
-			for b := 0; b < 4; b++ {
-				if l.WStrb>>b&1 != 0 {
-					old = old&^(0xff<<(8*b)) | l.WData&(0xff<<(8*b))
-				}
-			}
-			return old
-		}
-		wa := l.AWAddr &^ 3 & 0xfff
-		wData := wa >= m.CfgData && wa < m.CfgData+4*uint32(m.CfgDataWords)
-		wCmd := wa == m.CfgCmd
-		wGo := wCmd && l.WStrb&1 != 0 && int(l.WData&7) < m.CfgOps
-		wOK := wData || wCmd || wa == m.CfgIndex || wa == m.CntCtrl || wa == m.HostFault
-		if wData {
-			i := (wa - m.CfgData) / 4
-			r.stage[i] = merge(r.stage[i])
-		}
-		if wa == m.CfgIndex {
-			r.index = uint16(merge(uint32(r.index)))
-		}
-		if wa == m.HostFault {
-			r.fclear = l.WStrb&1 != 0 && l.WData&1 != 0
-		}
-		if wGo {
-			r.cmd, r.op = true, int(l.WData&7)
-		} else {
-			r.bv, r.bresp = true, 0
-			if !wOK || (wCmd && l.WStrb&1 != 0) {
-				r.bresp = 2
-			}
-		}
-	}
-	if sent {
-		r.cmd, r.bv, r.bresp = false, true, 0
-		clear(r.stage)
-	}
 }
 
 // Idle reports that the receiver holds no frame, and the plan queue, the
@@ -260,7 +197,8 @@ func DefaultTopConfig(rx Config, idWidth, maxBursts int, regs RegMap) TopConfig 
 // agree: s_axis_tready, m_exc_axis (its payload while valid), m_evt (tkeep
 // while valid, each lane's event that tkeep marks in the bits the contract
 // defines), the AXI4 write channels (AW's payload while AWVALID, W's while
-// WVALID, BREADY) and the AXI4-Lite write channels (BRESP while BVALID).
+// WVALID, BREADY) and the AXI4-Lite channels (AWREADY, WREADY, BVALID,
+// ARREADY, RVALID; BRESP while BVALID, RDATA and RRESP while RVALID).
 // rtl holds the core's outputs only (Rx: Ready and the Exc fields).
 func CompareTop(rtl, want TopOut) string {
 	d := func(name string, a, b any) string { return fmt.Sprintf("%s: rtl %v, model %v", name, a, b) }
@@ -310,6 +248,12 @@ func CompareTop(rtl, want TopOut) string {
 		return d("s_axil_bvalid", rtl.LiteBValid, want.LiteBValid)
 	case want.LiteBValid && rtl.LiteBResp != want.LiteBResp:
 		return d("s_axil_bresp", rtl.LiteBResp, want.LiteBResp)
+	case rtl.LiteARReady != want.LiteARReady:
+		return d("s_axil_arready", rtl.LiteARReady, want.LiteARReady)
+	case rtl.LiteRValid != want.LiteRValid:
+		return d("s_axil_rvalid", rtl.LiteRValid, want.LiteRValid)
+	case want.LiteRValid && (rtl.LiteRData != want.LiteRData || rtl.LiteRResp != want.LiteRResp):
+		return fmt.Sprintf("s_axil_rdata/rresp: rtl %#x/%d, model %#x/%d", rtl.LiteRData, rtl.LiteRResp, want.LiteRData, want.LiteRResp)
 	}
 	return ""
 }

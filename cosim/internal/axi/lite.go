@@ -48,6 +48,9 @@ func (m *LiteMaster) delay() int {
 // Busy reports a transaction started and not finished.
 func (m *LiteMaster) Busy() bool { return m.op != nil && !m.op.done }
 
+// Writing reports a write started and not finished.
+func (m *LiteMaster) Writing() bool { return m.Busy() && m.op.write }
+
 // StartWrite begins a write of data to addr with byte strobes strb.
 func (m *LiteMaster) StartWrite(addr, data uint32, strb uint8) {
 	if m.Busy() {

@@ -91,12 +91,12 @@ var TopSlaves = []rx.Slave{
 
 // CITopFrames are the mutated frames per DATA_WIDTH that `go test` runs
 // through the IP core (TestFuzzTop).
-var CITopFrames = map[int]int{64: 4000, 512: 2000}
+var CITopFrames = map[int]int{64: 2500, 128: 2000, 256: 1500, 512: 1300}
 
 // The differential fuzzer on the IP core (mpa_rx_axi_top: the C++ AXI4
 // slave of the harness behind its master, TopSlaves in turn, the
-// configuration through the driver over AXI4-Lite) at 64 and 512 bits in
-// parallel: -frames mutated frames per width (CI: CITopFrames), or
+// configuration through the driver over AXI4-Lite) at 64, 128, 256 and
+// 512 bits in parallel: -frames mutated frames per width (CI: CITopFrames), or
 // -duration per width. Besides the checks of TestFuzz, every cycle of the
 // AXI4 and AXI4-Lite channels is checked, every PLACED event against the
 // bursts not yet answered and the octets in host memory, and every host
@@ -109,7 +109,7 @@ func TestFuzzTop(t *testing.T) {
 	}
 	t.Logf("seed %d (reproduce: go test ./cosim/rx/fuzz -run '^TestFuzzTop$' -args -seed %d -frames %d -duration %v)",
 		seed, seed, *fuzzFrames, *fuzzDuration)
-	for _, width := range []int{64, 512} {
+	for _, width := range rx.Widths {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
 			t.Parallel()
 			frames := *fuzzFrames
