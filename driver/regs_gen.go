@@ -40,7 +40,7 @@ const (
 	RegCfgStatus = 0x048
 	// RegCntCtrl: writing 1 to [0] clears every counter.
 	RegCntCtrl = 0x04c
-	// RegHostFault: [0] a host write was answered SLVERR or DECERR: from the FPDU that had writes in that burst on, every PLACED and DELIVERED leaves as DDP_ERROR kind 13; [2:1] that response (2 SLVERR, 3 DECERR); writing 1 to [0] clears the fault.
+	// RegHostFault: [0] a host write was answered SLVERR or DECERR: from the FPDU that had writes in that burst on, every PLACED and DELIVERED leaves as DDP_ERROR kind 13; [2:1] the last such response (2 SLVERR, 3 DECERR), kept when the fault is cleared; writing 1 to [0] clears the fault.
 	RegHostFault = 0x050
 	// RegCfgData: the staged 384-bit configuration word (cfg_data), CFG_DATAi its bits [32i+31:32i].
 	RegCfgData = 0x080

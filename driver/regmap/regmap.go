@@ -89,7 +89,7 @@ var Regs = []Reg{
 		"its write response comes once the receiver took the word, and CFG_DATA0-11 are then zero; reads the last operation"},
 	{Name: "CFG_STATUS", Offset: 0x048, Access: RO, Doc: "[31:16] words sent (modulo 2^16), [0] a word waits for the receiver"},
 	{Name: "CNT_CTRL", Offset: 0x04c, Access: WO, Doc: "writing 1 to [0] clears every counter"},
-	{Name: "HOST_FAULT", Offset: 0x050, Access: RW, Doc: "[0] a host write was answered SLVERR or DECERR: from the FPDU that had writes in that burst on, every PLACED and DELIVERED leaves as DDP_ERROR kind 13; [2:1] that response (2 SLVERR, 3 DECERR); writing 1 to [0] clears the fault"},
+	{Name: "HOST_FAULT", Offset: 0x050, Access: RW, Doc: "[0] a host write was answered SLVERR or DECERR: from the FPDU that had writes in that burst on, every PLACED and DELIVERED leaves as DDP_ERROR kind 13; [2:1] the last such response (2 SLVERR, 3 DECERR), kept when the fault is cleared; writing 1 to [0] clears the fault"},
 	{Name: "CFG_DATA", Offset: 0x080, Access: RW, Count: CfgDataWords, Doc: "the staged 384-bit configuration word (cfg_data), CFG_DATAi its bits [32i+31:32i]"},
 }
 
