@@ -41,8 +41,14 @@ test-go: check-make check-pure lint-rtl example-lint formal
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags rtl ./cmd/mparx
-	$(GO) test -count=1 -timeout 25m -tags rtl ./...
+	$(GO) test -count=1 -timeout 25m -tags rtl $(GO_TEST_FIRST) ./...
 	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
+
+# The longest test packages, started first by `go test` (it runs as many
+# packages at a time as there are cores, in the order given) so that the
+# short ones fill the other core instead of one long package running alone
+# at the end.
+GO_TEST_FIRST := ./cosim/rx ./cosim/rx/fuzz ./cmd/mparx ./cosim/guards
 
 # A fresh machine reads the makefiles before `make deps` has installed the
 # tools: no rule may take a tool's answer at that time. With verilator absent
