@@ -5,7 +5,7 @@ GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
 
-.PHONY: all deps test test-go check-make check-pure lint lint-go run bench bench-rtl bench-replay fuzz-short clean
+.PHONY: all deps test test-go test-checks check-make check-pure lint lint-go run bench bench-rtl bench-replay fuzz-short clean
 
 all: test
 
@@ -28,21 +28,31 @@ SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_WIDTH ?= 64
 RUN_VARIANTS := mpa_rx_axi_top_w$(RUN_WIDTH) mpa_rx_w$(RUN_WIDTH)
 
-# make test: the tools first, then every model in parallel, then the tests
-# (test-go: the checks of the makefiles, pure-Go build, RTL lint, the formal
-# proofs of mk/formal.mk, then the Go tests).
-# Each step is a sub-make so that nothing of the next step is read or run
-# before the tools are installed.
+# make test: the tools first, then, side by side, the formal proofs of
+# mk/formal.mk (they need no model) and test-checks: every model in
+# parallel, the checks of the makefiles, pure-Go build, RTL lint, then the
+# Go tests. Each fills the cores the other leaves idle, to the end of the
+# run. The first step is a sub-make so that nothing of the next is read or
+# run before the tools are installed.
 test: deps
-	@$(MAKE) --no-print-directory -j$(SIM_JOBS) sim-libs
-	@$(MAKE) --no-print-directory test-go
+	@$(MAKE) --no-print-directory -j$(SIM_JOBS) formal test-checks
 
-test-go: check-make check-pure lint-rtl example-lint formal
+# Everything of make test after the tools, one step after another.
+test-go: formal test-checks
+
+test-checks: sim-libs
+	@$(MAKE) --no-print-directory check-make check-pure lint-rtl example-lint
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags rtl ./cmd/mparx
-	$(GO) test -count=1 -timeout 25m -tags rtl ./...
+	$(GO) test -count=1 -timeout 25m -tags rtl $(GO_TEST_FIRST) ./...
 	GO=$(GO) FUZZTIME=$(FUZZTIME) sh scripts/fuzz-short.sh
+
+# The longest test packages, started first by `go test` (it runs as many
+# packages at a time as there are cores, in the order given) so that the
+# short ones fill the other core instead of one long package running alone
+# at the end.
+GO_TEST_FIRST := ./cosim/rx ./cosim/rx/fuzz ./cmd/mparx ./cosim/guards
 
 # A fresh machine reads the makefiles before `make deps` has installed the
 # tools: no rule may take a tool's answer at that time. With verilator absent

@@ -16,8 +16,19 @@
 # (`make check-make` checks that no recipe line comes out with an empty
 # include path when verilator is absent at read time).
 VL_ROOT = $$($(VERILATOR) --getenv VERILATOR_ROOT)
-VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-max-array 4096 \
-	-Wno-fatal --no-timing
+VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast -Wno-fatal --no-timing
+
+# Waveforms (FST, cosim.TraceDir / MPARX_TRACE) need a model built with
+# Verilator's trace code, which is more than half of a model's C++ and of
+# its compile time. It is built only into the variants named in SIM_TRACE:
+# by default those whose waveforms the tests check (cosim's trace tests on
+# crc32c, the lockstep's mismatch report on mpa_rx_w64). To debug another
+# model with waveforms: `make sim-libs SIM_TRACE=all` (or a list of
+# variants); a variant whose SIM_TRACE membership changes is rebuilt.
+SIM_TRACE ?= crc32c_w64 crc32c_w256 mpa_rx_w64
+VL_TRACE_FLAGS := --trace-fst --trace-max-array 4096
+# $(call sim_trace,NAME): Verilator's trace flags if NAME is built with waveforms.
+sim_trace = $(if $(filter all $(1),$(SIM_TRACE)),$(VL_TRACE_FLAGS))
 SIM_CXXFLAGS = -O2 -fPIC -std=gnu++17 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
 	-Isim -Icosim -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
 	-faligned-new -fcf-protection=none -Wno-bool-operation -Wno-sign-compare \
@@ -53,11 +64,11 @@ SIM_ARGS_$(1) := --top-module $(2) $(4) $(3)
 
 $(RTL_BUILD)/$(1)/args.txt: rtl-force
 	@mkdir -p $$(@D)
-	@echo '$(2) $(3) $(4)' | cmp -s - $$@ || echo '$(2) $(3) $(4)' > $$@
+	@echo '$(2) $(3) $(4) $$(call sim_trace,$(1))' | cmp -s - $$@ || echo '$(2) $(3) $(4) $$(call sim_trace,$(1))' > $$@
 
 $(RTL_BUILD)/$(1)/verilated.stamp: $(3) $(RTL_INCS) $(RTL_BUILD)/$(1)/args.txt $(RTL_BUILD)/verilator-version.txt
 	@echo "$$(call sim_progress,$(1)) verilator $(1): $(2) $(4)"
-	@flock $(RTL_BUILD)/$(1)/.lock $$(VERILATOR) $$(VL_FLAGS) --prefix V$(1) --top-module $(2) $(4) -y rtl \
+	@flock $(RTL_BUILD)/$(1)/.lock $$(VERILATOR) $$(VL_FLAGS) $$(call sim_trace,$(1)) --prefix V$(1) --top-module $(2) $(4) -y rtl \
 		--Mdir $(RTL_BUILD)/$(1) $(3)
 	@touch $$@
 
@@ -124,7 +135,11 @@ $(foreach w,64 512,$(eval $(call sim_variant,mpa_rx_frame_w$(w),mpa_rx_frame,rtl
 # names fewer (`make run` links only the receiver it runs). The library and
 # its registry follow the list; the models already built are kept.
 SIM_LIB_VARIANTS ?= $(SIM_VARIANTS)
-SIM_VARIANT_LIBS = $(foreach v,$(SIM_LIB_VARIANTS),$(RTL_BUILD)/$(v)/V$(v)__ALL.a)
+# The largest models (the receiver and the IP core) come first, so that
+# with -j the small ones fill the cores at the end instead of one large
+# model compiling alone.
+SIM_BIG_VARIANTS = $(filter $(foreach w,$(SIM_WIDTHS),mpa_rx_axi_top_w$(w) mpa_rx_w$(w)),$(SIM_LIB_VARIANTS))
+SIM_VARIANT_LIBS = $(foreach v,$(SIM_BIG_VARIANTS) $(filter-out $(SIM_BIG_VARIANTS),$(SIM_LIB_VARIANTS)),$(RTL_BUILD)/$(v)/V$(v)__ALL.a)
 SIM_VARIANT_OBJS = $(foreach v,$(SIM_LIB_VARIANTS),$(RTL_BUILD)/$(v)/shim_$(v).o)
 
 SIM_LIB := $(RTL_BUILD)/libmparxsim.a

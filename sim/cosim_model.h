@@ -17,6 +17,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cosim_axi.h"
@@ -124,6 +126,14 @@ class SimBase {
     std::vector<AxiSlave *> slaves_;              // the AXI4 slaves among them
 };
 
+// HasTrace<T>::value: the Verilated class T has waveform support (Verilator's
+// --trace-fst, which mk/sim.mk gives the variants named in SIM_TRACE).
+template <class T, class = void>
+struct HasTrace : std::false_type {};
+template <class T>
+struct HasTrace<T, std::void_t<decltype(std::declval<T &>().trace(
+                       static_cast<VerilatedFstC *>(nullptr), 0))>> : std::true_type {};
+
 // P provides: using Top = T; static void set_in(T*, const uint64_t*);
 // static void get_out(const T*, uint64_t*); static void set_clk(T*, uint8_t).
 template <class T, class P>
@@ -140,16 +150,23 @@ class SimModel final : public SimBase {
     ~SimModel() override { finish(); }
 
     bool open_trace(const std::string &path, uint64_t from, std::string *err) override {
-        tfp_.reset(new VerilatedFstC);
-        top_->trace(tfp_.get(), 99);
-        tfp_->open(path.c_str());
-        if (!tfp_->isOpen()) {
-            *err = "cannot open trace file " + path;
-            tfp_.reset();
+        if constexpr (HasTrace<T>::value) {
+            tfp_.reset(new VerilatedFstC);
+            top_->trace(tfp_.get(), 99);
+            tfp_->open(path.c_str());
+            if (!tfp_->isOpen()) {
+                *err = "cannot open trace file " + path;
+                tfp_.reset();
+                return false;
+            }
+            trace_from_ = from;
+            return true;
+        } else {
+            (void)from;
+            *err = "built without waveform support (rebuild with `make sim-libs SIM_TRACE=all` "
+                   "or SIM_TRACE=<variant>); no trace written to " + path;
             return false;
         }
-        trace_from_ = from;
-        return true;
     }
 
     void flush() override {

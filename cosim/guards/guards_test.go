@@ -134,12 +134,15 @@ var tools = []tool{
 		for i, s := range srcs {
 			srcs[i], _ = filepath.Rel(root, s)
 		}
+		// -defer: each module is elaborated only when the hierarchy below
+		// the top asks for it, with the top's parameters set by -chparam,
+		// instead of every module of rtl/ with its defaults first.
 		var ch []string
 		for k, v := range p {
-			ch = append(ch, fmt.Sprintf("-set %s %s", k, v))
+			ch = append(ch, fmt.Sprintf("-chparam %s %s", k, v))
 		}
-		script := fmt.Sprintf("read_verilog -Irtl %s; chparam %s %s; hierarchy -check -top %s",
-			strings.Join(srcs, " "), strings.Join(ch, " "), m, m)
+		script := fmt.Sprintf("read_verilog -defer -Irtl %s; hierarchy -check -top %s %s",
+			strings.Join(srcs, " "), m, strings.Join(ch, " "))
 		return command("yosys", "-q", "-p", script)
 	}},
 }

@@ -41,7 +41,7 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-var rounds = flag.Int("rounds", 6, "TestDamagedFrames: passes over each vector's frames")
+var rounds = flag.Int("rounds", 3, "TestDamagedFrames: passes over each vector's frames")
 
 // Damaged traffic: the frames of real vectors with bit flips, truncations,
 // random lengths (1 to 16,000 octets) and random bytes, mixed with the
