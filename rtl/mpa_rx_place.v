@@ -659,6 +659,7 @@ always @(posedge clk) begin
     if (rst)
         fq_cnt <= 3'd0;
 end
+`ifndef F_PLACE_FRAME
 always @* begin
     if (!rst) begin
         assert (fq_cnt <= 3'd3);
@@ -669,6 +670,7 @@ always @* begin
         end
     end
 end
+`endif
 
 // ------------------------------------------------ frames
 // The tokens taken: the frame E2 works on and the next, as E2 ends them.
@@ -706,8 +708,10 @@ always @* begin
         assert (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
         assert (!f_read || ft_cnt != 2'd0);
         assert (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
+`ifndef F_PLACE_FRAME
         // writes: a PLACE frame's, or the last of a descriptor
         assert (!f_wr || f_cur_place || (f_last && fq_cnt != 3'd0));
+`endif
         // the exception stream: the frame's beats as read, its reason,
         // tlast on its last beat; nothing for a frame that is not an exception
         if (m_exc_axis_tvalid) begin
@@ -720,6 +724,56 @@ always @* begin
     end
 end
 
+// ------------------------------------------------ host writes and frames
+// A host write carries octets of PLACE frames only: a write of the beat at
+// hand only while the model's current token is PLACE, with a descriptor at
+// hand; the pending last word (fl) only when it was made while the token
+// was PLACE (f_flp: the model's verdict in the cycle fl was set), and then
+// it holds a word (pv).
+reg f_flp = 1'b0;
+always @(posedge clk)
+    if (!fl)
+        f_flp <= f_cur_place;
+always @* begin
+    if (!rst) begin
+        assert (!(m_host_valid && !fl) || (f_cur_place && has_desc && ff_valid));
+        assert (!fl || (pv && f_flp));
+        assert (!pv || fl || (a_v && started));
+    end
+end
+
+// The invariants that make the frame properties inductive: the token
+// buffer against the model's tokens, the beat counters against the beats
+// read; every frame has a beat (assumed below), so a frame held has one
+// left to read.
+always @* begin
+    if (!rst) begin
+        assert (ft_cnt == {1'b0, t0_v} + {1'b0, t1_v});
+        assert (!t1_v || t0_v);
+        assert (!t0_v || ft0 == t0);
+        assert (!t1_v || ft1 == t1);
+        assert (!t1_v || t1[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
+        assert (f_beats == cnt);
+        assert (cnt1 == cnt + 16'd1);
+        if (t0_v) begin
+            assert (cnt < t_beats);
+            assert (bleft == t_beats - cnt);
+            assert (b_any);
+            assert (b_last == (bleft == 16'd1));
+            assert (d_any == (dleft != 16'd0));
+            assert (d_more == (dleft > 16'd1));
+        end else begin
+            assert (cnt == 16'd0);
+            assert (!b_any);
+            assert (!d_any);
+        end
+        assert (!a_v || at_os == (cnt == a_osb));
+    end
+end
+always @*
+    if (tok_valid)
+        assume (tok_data[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
+
 // ------------------------------------------------ covers
 reg [1:0] f_ndone = 2'd0;        // descriptors finished (saturating)
 always @(posedge clk) begin
@@ -728,6 +782,17 @@ always @(posedge clk) begin
     if (rst)
         f_ndone <= 2'd0;
 end
+`ifdef F_PLACE_FRAME
+always @* begin
+    if (!rst) begin
+        cover (f_wr && !fl && f_cur_place);
+        cover (m_host_valid && !m_host_ready && !fl);
+        cover (f_wr && fl && !f_cur_place);
+        cover (m_exc_axis_tvalid && m_exc_axis_tready && m_exc_axis_tlast);
+        cover (frame_done && f_cur_place && ft_cnt == 2'd2);
+    end
+end
+`else
 always @* begin
     if (!rst) begin
         cover (f_wr && f_last && f_ndone == 2'd1);
@@ -738,6 +803,7 @@ always @* begin
         cover (frame_done && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE && ft0[TOK_BEATS +: TOK_BEATS_W] == 16'd3);
     end
 end
+`endif
 `endif
 
 endmodule
