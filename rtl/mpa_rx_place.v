@@ -742,6 +742,101 @@ always @* begin
     end
 end
 
+`ifdef F_PLACE_WINDOW
+// Every enabled octet of every host write lies inside the descriptor it
+// serves: [d, d + n) of the descriptor in A, or for the pending last word
+// (fl) of the one finished last. f_pd/f_pn, f_ad/f_an and f_ld/f_ln are the
+// ranges of the descriptor in P, in A and the last one finished; f_r the
+// octets of the one in A from dn on (dn + f_r = d + n), f_fe the lanes of
+// the pending last word inside the one finished (pa + f_fe = its d + n).
+// Stated against dn, an octet of lane h of dn's word lies inside
+// [d, d + n) iff -(n - f_r) <= h - dsl < f_r: narrow compares instead of
+// 64-bit ones per lane, equivalent given the 64-bit invariants below.
+reg [63:0] f_pd, f_ad, f_ld;
+reg [15:0] f_pn, f_an, f_ln, f_r;
+reg [LK:0] f_fe;
+wire [LK:0] f_run = e - {1'b0, dsl};
+always @(posedge clk) begin
+    if (p_load) begin
+        f_pd <= q_d;
+        f_pn <= q_n;
+    end
+    if (pass_ok && in_beat && !done_f)
+        f_r <= f_r - {{(15-LK){1'b0}}, f_run};
+    if (a_done) begin
+        f_ld <= f_ad;
+        f_ln <= f_an;
+        f_fe <= e - K;
+    end
+    if (a_load) begin
+        f_ad <= f_pd;
+        f_an <= f_pn;
+        f_r <= f_pn;
+    end
+end
+wire [15:0] f_below = f_an - f_r;        // octets of the one in A before dn
+reg         f_inside, f_pend_ok;
+integer     fh;
+always @* begin
+    f_inside = 1'b1;
+    f_pend_ok = 1'b1;
+    for (fh = 0; fh < KEEP_WIDTH; fh = fh + 1) begin
+        if (m_host_strb[fh] && !(fl ? {1'b0, fh[LK-1:0]} < f_fe
+                                    : fh[LK-1:0] >= dsl ? {{(16-LK){1'b0}}, fh[LK-1:0] - dsl} < f_r
+                                                        : {{(16-LK){1'b0}}, dsl - fh[LK-1:0]} <= f_below))
+            f_inside = 1'b0;
+        if (ps[fh] && !(fl ? {1'b0, fh[LK-1:0]} < f_fe
+                           : fh[LK-1:0] < dsl && {{(16-LK){1'b0}}, dsl - fh[LK-1:0]} <= f_below))
+            f_pend_ok = 1'b0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        if (m_host_valid) begin
+            assert (f_inside);
+            assert (m_host_strb != {KEEP_WIDTH{1'b0}});
+            assert (m_host_addr[LK-1:0] == {LK{1'b0}});
+        end
+        if (pv) begin
+            assert (f_pend_ok);
+            assert (pa[LK-1:0] == {LK{1'b0}});
+            assert (fl || pa[63:LK] == dn[63:LK]);
+        end
+        if (fl) begin
+            assert (ps != {KEEP_WIDTH{1'b0}});
+            assert (f_fe <= K);
+            assert ({1'b0, f_ld} + {49'd0, f_ln} <= {1'b1, 64'd0});
+            assert ({1'b0, pa} + {{(64-LK){1'b0}}, f_fe} == {1'b0, f_ld} + {49'd0, f_ln});
+            assert (pa > f_ld);
+        end
+        if (p_v) begin
+            assert (p_d == f_pd);
+            assert (f_pn != 16'd0 && {1'b0, f_pd} + {49'd0, f_pn} <= {1'b1, 64'd0});
+            assert (p_dw1 == p_d[63:LK] + 1'b1);
+            assert (!p_l0[LK]);
+            assert (p_dk == {2'b00, f_pn} + {{(17-LK){1'b0}}, p_l0} - {{(17-LK){1'b0}}, K} - 18'd1);
+            assert (p_e == {1'b0, p_d[LK-1:0]} + K - p_l0);
+            assert (p_vl == {1'b0, p_d[LK-1:0]} + f_pn[LK:0]);
+            assert (p_hw <= 3'd4);
+            assert (!p_le || p_l0 + {{(LK-2){1'b0}}, p_hw} <= K);
+        end
+        if (a_v) begin
+            assert (f_r != 16'd0 && f_r <= f_an);
+            assert ({1'b0, f_ad} + {49'd0, f_an} <= {1'b1, 64'd0});
+            assert ({1'b0, dn} + {49'd0, f_r} == {1'b0, f_ad} + {49'd0, f_an});
+            assert (dw1 == dn[63:LK] + 1'b1 && dw1_f0 == &dw1[15:0] && dw1_f1 == &dw1[31:16]);
+            assert (e >= {1'b0, dsl});
+            if (dk[17])
+                assert ({{(16-LK){1'b0}}, f_run} == {1'b0, f_r});
+            else
+                assert (dk == {2'b00, f_r} - {{(17-LK){1'b0}}, f_run} - 18'd1);
+            assert (ve == {1'b0, dsl} + f_r[LK:0]);
+            assert (n_total <= K);
+        end
+    end
+end
+`endif
+
 // The invariants that make the frame properties inductive: the token
 // buffer against the model's tokens, the beat counters against the beats
 // read; every frame has a beat (assumed below), so a frame held has one
