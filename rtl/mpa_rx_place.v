@@ -563,22 +563,24 @@ end
 
 `ifdef FORMAL
 // ------------------------------------------------------------------ formal
-// Proven by `make formal` (docs/robustness.md, "Formal proofs"), with the
-// token, descriptor and frame FIFOs following the AXI4-Stream sender's
-// rules (assumed) and, from E1, every descriptor's n at least 1 and
-// d + n not past 2^64 (assumed; mpa_rx_ddp's proof gives n >= 1 and
-// d + n inside a registered entry):
-//   - the host writes tile each descriptor's [d, d + n), descriptors in
-//     the order taken: one write per aligned host word the range touches,
-//     in address order, its strobes exactly the range's octets in that
-//     word; so every enabled octet is inside the descriptor it serves and
-//     each is written once, in order;
-//   - a host write only while a PLACE frame's token is held, or for the
-//     last word of a descriptor whose frame has just ended;
-//   - an exception frame goes out with exactly its token's beat count,
-//     tlast on the last one, tuser its reason; a dropped or ignored frame
-//     makes no output;
-//   - m_host and m_exc_axis follow the AXI4-Stream sender's rules.
+// Proven by `make formal` and `make formal-full` (docs/robustness.md,
+// "Formal proofs"), with the token, descriptor and frame FIFOs following
+// the AXI4-Stream sender's rules (assumed), every token at least one beat
+// (assumed) and, from E1, every descriptor's n at least 1 and d + n not
+// past 2^64 (assumed; mpa_rx_ddp's proof gives n >= 1 and d + n inside a
+// registered entry):
+//   - a host write carries octets of PLACE frames only (the model's token,
+//     not E2's decode of it); an exception frame goes out with exactly its
+//     token's beat count, tlast on the last one, tuser its reason; a
+//     dropped or ignored frame makes no output; m_host and m_exc_axis
+//     follow the AXI4-Stream sender's rules (k-induction, F_PLACE_FRAME);
+//   - every strobed octet of every host write lies inside the descriptor
+//     it serves (k-induction, F_PLACE_WINDOW);
+//   - without F_PLACE_FRAME (BMC): the host writes tile each descriptor's
+//     [d, d + n), descriptors in the order taken: one write per aligned
+//     host word the range touches, in address order, its strobes exactly
+//     the range's octets in that word; so each octet is written once, in
+//     order.
 reg f_past_valid = 1'b0;
 always @(posedge clk)
     f_past_valid <= 1'b1;
