@@ -563,22 +563,24 @@ end
 
 `ifdef FORMAL
 // ------------------------------------------------------------------ formal
-// Proven by `make formal` (docs/robustness.md, "Formal proofs"), with the
-// token, descriptor and frame FIFOs following the AXI4-Stream sender's
-// rules (assumed) and, from E1, every descriptor's n at least 1 and
-// d + n not past 2^64 (assumed; mpa_rx_ddp's proof gives n >= 1 and
-// d + n inside a registered entry):
-//   - the host writes tile each descriptor's [d, d + n), descriptors in
-//     the order taken: one write per aligned host word the range touches,
-//     in address order, its strobes exactly the range's octets in that
-//     word; so every enabled octet is inside the descriptor it serves and
-//     each is written once, in order;
-//   - a host write only while a PLACE frame's token is held, or for the
-//     last word of a descriptor whose frame has just ended;
-//   - an exception frame goes out with exactly its token's beat count,
-//     tlast on the last one, tuser its reason; a dropped or ignored frame
-//     makes no output;
-//   - m_host and m_exc_axis follow the AXI4-Stream sender's rules.
+// Proven by `make formal` and `make formal-full` (docs/robustness.md,
+// "Formal proofs"), with the token, descriptor and frame FIFOs following
+// the AXI4-Stream sender's rules (assumed), every token at least one beat
+// (assumed) and, from E1, every descriptor's n at least 1 and d + n not
+// past 2^64 (assumed; mpa_rx_ddp's proof gives n >= 1 and d + n inside a
+// registered entry):
+//   - a host write carries octets of PLACE frames only (the model's token,
+//     not E2's decode of it); an exception frame goes out with exactly its
+//     token's beat count, tlast on the last one, tuser its reason; a
+//     dropped or ignored frame makes no output; m_host and m_exc_axis
+//     follow the AXI4-Stream sender's rules (k-induction, F_PLACE_FRAME);
+//   - every strobed octet of every host write lies inside the descriptor
+//     it serves (k-induction, F_PLACE_WINDOW);
+//   - without F_PLACE_FRAME (BMC): the host writes tile each descriptor's
+//     [d, d + n), descriptors in the order taken: one write per aligned
+//     host word the range touches, in address order, its strobes exactly
+//     the range's octets in that word; so each octet is written once, in
+//     order.
 reg f_past_valid = 1'b0;
 always @(posedge clk)
     f_past_valid <= 1'b1;
@@ -659,6 +661,7 @@ always @(posedge clk) begin
     if (rst)
         fq_cnt <= 3'd0;
 end
+`ifndef F_PLACE_FRAME
 always @* begin
     if (!rst) begin
         assert (fq_cnt <= 3'd3);
@@ -669,6 +672,7 @@ always @* begin
         end
     end
 end
+`endif
 
 // ------------------------------------------------ frames
 // The tokens taken: the frame E2 works on and the next, as E2 ends them.
@@ -706,8 +710,10 @@ always @* begin
         assert (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
         assert (!f_read || ft_cnt != 2'd0);
         assert (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
+`ifndef F_PLACE_FRAME
         // writes: a PLACE frame's, or the last of a descriptor
         assert (!f_wr || f_cur_place || (f_last && fq_cnt != 3'd0));
+`endif
         // the exception stream: the frame's beats as read, its reason,
         // tlast on its last beat; nothing for a frame that is not an exception
         if (m_exc_axis_tvalid) begin
@@ -720,6 +726,151 @@ always @* begin
     end
 end
 
+// ------------------------------------------------ host writes and frames
+// A host write carries octets of PLACE frames only: a write of the beat at
+// hand only while the model's current token is PLACE, with a descriptor at
+// hand; the pending last word (fl) only when it was made while the token
+// was PLACE (f_flp: the model's verdict in the cycle fl was set), and then
+// it holds a word (pv).
+reg f_flp = 1'b0;
+always @(posedge clk)
+    if (!fl)
+        f_flp <= f_cur_place;
+always @* begin
+    if (!rst) begin
+        assert (!(m_host_valid && !fl) || (f_cur_place && has_desc && ff_valid));
+        assert (!fl || (pv && f_flp));
+        assert (!pv || fl || (a_v && started));
+    end
+end
+
+`ifdef F_PLACE_WINDOW
+// Every enabled octet of every host write lies inside the descriptor it
+// serves: [d, d + n) of the descriptor in A, or for the pending last word
+// (fl) of the one finished last. f_pd/f_pn, f_ad/f_an and f_ld/f_ln are the
+// ranges of the descriptor in P, in A and the last one finished; f_r the
+// octets of the one in A from dn on (dn + f_r = d + n), f_fe the lanes of
+// the pending last word inside the one finished (pa + f_fe = its d + n).
+// Stated against dn, an octet of lane h of dn's word lies inside
+// [d, d + n) iff -(n - f_r) <= h - dsl < f_r: narrow compares instead of
+// 64-bit ones per lane, equivalent given the 64-bit invariants below.
+reg [63:0] f_pd, f_ad, f_ld;
+reg [15:0] f_pn, f_an, f_ln, f_r;
+reg [LK:0] f_fe;
+wire [LK:0] f_run = e - {1'b0, dsl};
+always @(posedge clk) begin
+    if (p_load) begin
+        f_pd <= q_d;
+        f_pn <= q_n;
+    end
+    if (pass_ok && in_beat && !done_f)
+        f_r <= f_r - {{(15-LK){1'b0}}, f_run};
+    if (a_done) begin
+        f_ld <= f_ad;
+        f_ln <= f_an;
+        f_fe <= e - K;
+    end
+    if (a_load) begin
+        f_ad <= f_pd;
+        f_an <= f_pn;
+        f_r <= f_pn;
+    end
+end
+wire [15:0] f_below = f_an - f_r;        // octets of the one in A before dn
+reg         f_inside, f_pend_ok;
+integer     fh;
+always @* begin
+    f_inside = 1'b1;
+    f_pend_ok = 1'b1;
+    for (fh = 0; fh < KEEP_WIDTH; fh = fh + 1) begin
+        if (m_host_strb[fh] && !(fl ? {1'b0, fh[LK-1:0]} < f_fe
+                                    : fh[LK-1:0] >= dsl ? {{(16-LK){1'b0}}, fh[LK-1:0] - dsl} < f_r
+                                                        : {{(16-LK){1'b0}}, dsl - fh[LK-1:0]} <= f_below))
+            f_inside = 1'b0;
+        if (ps[fh] && !(fl ? {1'b0, fh[LK-1:0]} < f_fe
+                           : fh[LK-1:0] < dsl && {{(16-LK){1'b0}}, dsl - fh[LK-1:0]} <= f_below))
+            f_pend_ok = 1'b0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        if (m_host_valid) begin
+            assert (f_inside);
+            assert (m_host_strb != {KEEP_WIDTH{1'b0}});
+            assert (m_host_addr[LK-1:0] == {LK{1'b0}});
+        end
+        if (pv) begin
+            assert (f_pend_ok);
+            assert (pa[LK-1:0] == {LK{1'b0}});
+            assert (fl || pa[63:LK] == dn[63:LK]);
+        end
+        if (fl) begin
+            assert (ps != {KEEP_WIDTH{1'b0}});
+            assert (f_fe <= K);
+            assert ({1'b0, f_ld} + {49'd0, f_ln} <= {1'b1, 64'd0});
+            assert ({1'b0, pa} + {{(64-LK){1'b0}}, f_fe} == {1'b0, f_ld} + {49'd0, f_ln});
+            assert (pa > f_ld);
+        end
+        if (p_v) begin
+            assert (p_d == f_pd);
+            assert (f_pn != 16'd0 && {1'b0, f_pd} + {49'd0, f_pn} <= {1'b1, 64'd0});
+            assert (p_dw1 == p_d[63:LK] + 1'b1);
+            assert (!p_l0[LK]);
+            assert (p_dk == {2'b00, f_pn} + {{(17-LK){1'b0}}, p_l0} - {{(17-LK){1'b0}}, K} - 18'd1);
+            assert (p_e == {1'b0, p_d[LK-1:0]} + K - p_l0);
+            assert (p_vl == {1'b0, p_d[LK-1:0]} + f_pn[LK:0]);
+            assert (p_hw <= 3'd4);
+            assert (!p_le || p_l0 + {{(LK-2){1'b0}}, p_hw} <= K);
+        end
+        if (a_v) begin
+            assert (f_r != 16'd0 && f_r <= f_an);
+            assert ({1'b0, f_ad} + {49'd0, f_an} <= {1'b1, 64'd0});
+            assert ({1'b0, dn} + {49'd0, f_r} == {1'b0, f_ad} + {49'd0, f_an});
+            assert (dw1 == dn[63:LK] + 1'b1 && dw1_f0 == &dw1[15:0] && dw1_f1 == &dw1[31:16]);
+            assert (e >= {1'b0, dsl});
+            if (dk[17])
+                assert ({{(16-LK){1'b0}}, f_run} == {1'b0, f_r});
+            else
+                assert (dk == {2'b00, f_r} - {{(17-LK){1'b0}}, f_run} - 18'd1);
+            assert (ve == {1'b0, dsl} + f_r[LK:0]);
+            assert (n_total <= K);
+        end
+    end
+end
+`endif
+
+// The invariants that make the frame properties inductive: the token
+// buffer against the model's tokens, the beat counters against the beats
+// read; every frame has a beat (assumed below), so a frame held has one
+// left to read.
+always @* begin
+    if (!rst) begin
+        assert (ft_cnt == {1'b0, t0_v} + {1'b0, t1_v});
+        assert (!t1_v || t0_v);
+        assert (!t0_v || ft0 == t0);
+        assert (!t1_v || ft1 == t1);
+        assert (!t1_v || t1[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
+        assert (f_beats == cnt);
+        assert (cnt1 == cnt + 16'd1);
+        if (t0_v) begin
+            assert (cnt < t_beats);
+            assert (bleft == t_beats - cnt);
+            assert (b_any);
+            assert (b_last == (bleft == 16'd1));
+            assert (d_any == (dleft != 16'd0));
+            assert (d_more == (dleft > 16'd1));
+        end else begin
+            assert (cnt == 16'd0);
+            assert (!b_any);
+            assert (!d_any);
+        end
+        assert (!a_v || at_os == (cnt == a_osb));
+    end
+end
+always @*
+    if (tok_valid)
+        assume (tok_data[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
+
 // ------------------------------------------------ covers
 reg [1:0] f_ndone = 2'd0;        // descriptors finished (saturating)
 always @(posedge clk) begin
@@ -728,6 +879,17 @@ always @(posedge clk) begin
     if (rst)
         f_ndone <= 2'd0;
 end
+`ifdef F_PLACE_FRAME
+always @* begin
+    if (!rst) begin
+        cover (f_wr && !fl && f_cur_place);
+        cover (m_host_valid && !m_host_ready && !fl);
+        cover (f_wr && fl && !f_cur_place);
+        cover (m_exc_axis_tvalid && m_exc_axis_tready && m_exc_axis_tlast);
+        cover (frame_done && f_cur_place && ft_cnt == 2'd2);
+    end
+end
+`else
 always @* begin
     if (!rst) begin
         cover (f_wr && f_last && f_ndone == 2'd1);
@@ -738,6 +900,7 @@ always @* begin
         cover (frame_done && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_PLACE && ft0[TOK_BEATS +: TOK_BEATS_W] == 16'd3);
     end
 end
+`endif
 `endif
 
 endmodule
