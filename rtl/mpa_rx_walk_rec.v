@@ -143,6 +143,11 @@ mpa_rx_delay #(
 );
 
 reg [2:0] sa_ndec = 3'd0;
+// the beat decodes a record (sa_ndec != 0), and the index of its last one
+// (sa_ndec - 1), registered beside sa_ndec so the output count compares
+// against a register
+reg       sa_nz = 1'b0;
+reg [4:0] sa_ndm1 = 5'd0;
 reg [KMAX*PW-1:0] sa_rlseq = 0;
 reg [KMAX-1:0] sa_rdone = 0;
 reg [KMAX*4*PW-1:0] sa_rhp = 0;
@@ -151,6 +156,8 @@ reg [KMAX*4*LW-1:0] sa_rwo = 0;
 
 always @(posedge clk) begin
     sa_ndec <= wk_valid ? wk_ndec : 3'd0;
+    sa_nz <= wk_valid && wk_ndec != 3'd0;
+    sa_ndm1 <= {2'b00, wk_ndec} - 5'd1;
     sa_rlseq <= sar_lseq;
     sa_rdone <= sar_done;
     sa_rhp <= sar_hp;
@@ -241,7 +248,7 @@ always @* begin
             rsn_hitn[lr*4 + lh] = rsn_hp[(lr*4 + lh)*PW + LW +: PW-LW] == sa_Bn;
         rsn_donen[lr] = rsn_hp[(lr*4 + 3)*PW + LW +: PW-LW] <= sa_Bn;
         rsn_pend[lr] = rsn_dec || rs_pend[lr];
-        rsn_isnew[lr] = sa_ndec != 3'd0 ? {{(5-RW){1'b0}}, rsn_r} == {2'b00, sa_ndec} - 5'd1 : rs_isnew[lr];
+        rsn_isnew[lr] = sa_nz ? {{(5-RW){1'b0}}, rsn_r} == sa_ndm1 : rs_isnew[lr];
         // Out when its header is complete and a later record exists (then
         // it is not the last) or the walk is over.
         rsn_push[lr] = sa_valid && rsn_pend[lr] && (rsn_done[lr] || sa_last) &&
