@@ -235,14 +235,8 @@ func (s *Setup) Apply(frame int, t Target, stream func(wire.FourTuple) (ddp.Stre
 		if !ok {
 			return nil
 		}
-		var err error
-		if b.Tagged {
-			err = t.RegisterSTag(b.STag, st, b.Addr, b.Len)
-		} else {
-			err = t.PostRecv(st, b.QN, b.Addr, b.Len)
-		}
-		if err != nil {
-			return fmt.Errorf("learn: %v: %w", b.Half, err)
+		if err := b.register(t, st); err != nil {
+			return err
 		}
 		s.next++
 	}
@@ -302,14 +296,8 @@ func (p *Plan) Apply(frame int, t Target) error {
 		if !ok {
 			return fmt.Errorf("learn: %v: no DDP stream", b.Half)
 		}
-		var err error
-		if b.Tagged {
-			err = t.RegisterSTag(b.STag, st, b.Addr, b.Len)
-		} else {
-			err = t.PostRecv(st, b.QN, b.Addr, b.Len)
-		}
-		if err != nil {
-			return fmt.Errorf("learn: %v: %w", b.Half, err)
+		if err := b.register(t, st); err != nil {
+			return err
 		}
 		p.next++
 	}
@@ -354,4 +342,19 @@ func (s *Setup) counts() string {
 	}
 	return fmt.Sprintf("%d tagged buffers (STags), %d receive buffers%s, on %d half connections",
 		stags, recvs, q, len(halves))
+}
+
+// register sets b up on t for the stream st: an STag for a tagged buffer,
+// a posted receive buffer for an untagged one.
+func (b Buffer) register(t Target, st ddp.StreamID) error {
+	var err error
+	if b.Tagged {
+		err = t.RegisterSTag(b.STag, st, b.Addr, b.Len)
+	} else {
+		err = t.PostRecv(st, b.QN, b.Addr, b.Len)
+	}
+	if err != nil {
+		return fmt.Errorf("learn: %v: %w", b.Half, err)
+	}
+	return nil
 }
