@@ -2,7 +2,6 @@ package cycle
 
 import (
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/mparx/mparx/golden/fastpath"
 	"github.com/mparx/mparx/golden/mpa"
@@ -215,19 +214,14 @@ func (p Positional) walkFields() Fields {
 	return Fields{Defined: p.PayLen > 0, Seq: p.Seq, PayOff: p.PayOff, PayLen: p.PayLen}
 }
 
-// keyIndex is the context slot mpa_rx_ctx hashes key to (golden/fastpath
-// Index, the addresses of the IPv6 layout folded as IPv6 addresses also
-// when they are IPv4-mapped).
+// keyIndex is the context slot mpa_rx_ctx hashes the key to: a frame of
+// the IPv6 layout folds its addresses as IPv6 addresses also when they are
+// IPv4-mapped.
 func keyIndex(p Positional, slots int) int {
-	if !p.V6 || !(p.Key.SrcIP.Is4() || p.Key.DstIP.Is4()) {
-		return fastpath.Index(p.Key, slots)
+	if p.V6 {
+		return fastpath.IndexAs6(p.Key, slots)
 	}
-	fold := func(a wire.Addr) uint32 {
-		return binary.BigEndian.Uint32(a[0:]) ^ binary.BigEndian.Uint32(a[4:]) ^ binary.BigEndian.Uint32(a[8:]) ^ binary.BigEndian.Uint32(a[12:])
-	}
-	x := fold(p.Key.SrcIP) ^ bits.RotateLeft32(fold(p.Key.DstIP), 8) ^ (uint32(p.Key.SrcPort)<<16 | uint32(p.Key.DstPort))
-	h := (x >> 16) ^ (x & 0xffff)
-	return int(h) & (slots - 1)
+	return fastpath.Index(p.Key, slots)
 }
 
 // WalkParams are the marker and CRC settings the FPDU walker applies to a

@@ -157,7 +157,19 @@ type Engine struct {
 // bits, the XOR of its four words (an XOR tree beside the IPv4 one; the
 // parser knows the version).
 func Index(t wire.FourTuple, slots int) int {
-	x := fold32(t.SrcIP) ^ bits.RotateLeft32(fold32(t.DstIP), 8) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
+	return slot(fold32(t.SrcIP), fold32(t.DstIP), t, slots)
+}
+
+// IndexAs6 is Index with both addresses folded as IPv6 addresses, also
+// when they are IPv4-mapped: the slot mpa_rx_ctx hashes the key of a frame
+// of the IPv6 layout to.
+func IndexAs6(t wire.FourTuple, slots int) int {
+	return slot(fold128(t.SrcIP), fold128(t.DstIP), t, slots)
+}
+
+// slot folds the folded addresses and the ports of t to one of slots.
+func slot(src, dst uint32, t wire.FourTuple, slots int) int {
+	x := src ^ bits.RotateLeft32(dst, 8) ^ (uint32(t.SrcPort)<<16 | uint32(t.DstPort))
 	h := (x >> 16) ^ (x & 0xffff)
 	return int(h) & (slots - 1)
 }
@@ -165,10 +177,15 @@ func Index(t wire.FourTuple, slots int) int {
 // fold32 returns an IPv4 address as its 32 bits, an IPv6 address as the
 // XOR of its four 32-bit words.
 func fold32(a wire.Addr) uint32 {
-	w := func(i int) uint32 { return binary.BigEndian.Uint32(a[i:]) }
 	if a.Is4() {
-		return w(12)
+		return binary.BigEndian.Uint32(a[12:])
 	}
+	return fold128(a)
+}
+
+// fold128 returns the XOR of the address's four 32-bit words.
+func fold128(a wire.Addr) uint32 {
+	w := func(i int) uint32 { return binary.BigEndian.Uint32(a[i:]) }
 	return w(0) ^ w(4) ^ w(8) ^ w(12)
 }
 
