@@ -97,12 +97,7 @@ func replaySharded(src *source, base rx.Config, setup *learn.Setup, conns []rx.C
 	if slices.Contains(failed, true) {
 		return nil, false, err
 	}
-	var found []rx.Conn
-	for _, r := range run.rs {
-		found = append(found, r.Conns()...)
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].Frame < found[j].Frame })
-	if !slices.Equal(found, conns) {
+	if !slices.Equal(rx.MergeConns(run.rs...), conns) {
 		return nil, false, err
 	}
 	return run, true, err

@@ -2,7 +2,6 @@ package learn
 
 import (
 	"encoding/binary"
-	"sort"
 
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
@@ -99,13 +98,11 @@ func (s *Sharded) Setup() *Setup {
 }
 
 // Conns returns the connections the learners' receivers found, in the
-// order one receiver taking every frame finds them (by the frame during
-// which each was found: a frame belongs to one connection).
+// order one receiver taking every frame finds them (rx.MergeConns).
 func (s *Sharded) Conns() []rx.Conn {
-	var out []rx.Conn
-	for _, l := range s.ls {
-		out = append(out, l.r.Conns()...)
+	rs := make([]*rx.Receiver, len(s.ls))
+	for k, l := range s.ls {
+		rs[k] = l.r
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Frame < out[j].Frame })
-	return out
+	return rx.MergeConns(rs...)
 }

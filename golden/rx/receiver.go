@@ -156,6 +156,20 @@ type Conn struct {
 // found them.
 func (r *Receiver) Conns() []Conn { return r.conns }
 
+// MergeConns returns the connections of receivers that split a capture by
+// connection (each taking the frames of its own, numbered as in the
+// capture), in the order one receiver taking every frame finds them: by
+// the frame during which each was found (a frame belongs to one
+// connection).
+func MergeConns(rs ...*Receiver) []Conn {
+	var out []Conn
+	for _, r := range rs {
+		out = append(out, r.conns...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Frame < out[j].Frame })
+	return out
+}
+
 // Stream returns the DDP stream ID of half connection h.
 func (r *Receiver) Stream(h wire.FourTuple) (ddp.StreamID, bool) {
 	hf, ok := r.halves[h]
