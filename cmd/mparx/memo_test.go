@@ -1,15 +1,12 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mparx/mparx/golden/wire"
-	"github.com/mparx/mparx/vecgen"
 )
 
 // TestReplayFirstPassMemo replays the shared captures, as captured (their
@@ -24,13 +21,7 @@ func TestReplayFirstPassMemo(t *testing.T) {
 	bound := memoMaxFrames
 	// A capture of vecgen's aligned scenario: markers and CRC on (the
 	// shared captures have them off).
-	aligned := filepath.Join(t.TempDir(), "aligned.pcap")
-	f, err := os.Create(aligned)
-	require.NoError(t, err)
-	s, _ := vecgen.Lookup("aligned")
-	_, _, err = vecgen.WritePcapSize(f, s, vecgen.Options{Seed: vecgen.DefaultSeed, Scale: 1}, 300e3)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	aligned := alignedCapture(t, 300e3)
 	for _, capture := range []string{sharedCapture, loCapture, aligned} {
 		recs := readRecords(t, capture)
 		// The captures were taken on a sending host: its checksums were
@@ -42,12 +33,7 @@ func TestReplayFirstPassMemo(t *testing.T) {
 			_, err := wire.CompleteChecksums(completed[i].data)
 			require.NoError(t, err)
 		}
-		var data []int // frames with a TCP payload
-		for i, r := range recs {
-			if f, err := wire.ParseWith(r.data, 0); err == nil && len(f.Payload) > 8 {
-				data = append(data, i)
-			}
-		}
+		data := payloadFrames(recs, 8) // frames with a TCP payload
 		require.GreaterOrEqual(t, len(data), 3)
 		damage := map[string]func(b []byte) []byte{
 			"as-captured":  nil,

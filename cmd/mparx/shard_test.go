@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +12,6 @@ import (
 
 	"github.com/mparx/mparx/golden/rx"
 	"github.com/mparx/mparx/golden/wire"
-	"github.com/mparx/mparx/vecgen"
 )
 
 // TestReplayShardedSecondPass replays captures with the second pass split
@@ -29,21 +26,10 @@ import (
 // frames held until it is found).
 func TestReplayShardedSecondPass(t *testing.T) {
 	defer func(l int) { learnersSet = l }(learnersSet)
-	aligned := filepath.Join(t.TempDir(), "aligned.pcap")
-	f, err := os.Create(aligned)
-	require.NoError(t, err)
-	s, _ := vecgen.Lookup("aligned")
-	_, _, err = vecgen.WritePcapSize(f, s, vecgen.Options{Seed: vecgen.DefaultSeed, Scale: 1}, 3e6)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	aligned := alignedCapture(t, 3e6)
 
 	recs := readRecords(t, aligned)
-	var data []int // frames with a TCP payload
-	for i, r := range recs {
-		if f, err := wire.ParseWith(r.data, 0); err == nil && len(f.Payload) > 200 {
-			data = append(data, i)
-		}
-	}
+	data := payloadFrames(recs, 200) // frames with a TCP payload
 	require.Greater(t, len(data), 100)
 	damaged := make([]pcapRecord, 0, len(recs)+1)
 	for i, r := range recs {
@@ -110,6 +96,7 @@ func TestReplayShardedSecondPass(t *testing.T) {
 				// The split ran as planned: no fallback to one receiver.
 				o := captureOpts{checksums: rx.ChecksumsAuto, learn: true, mtu: 1500}
 				if len(tc.args) > 1 {
+					var err error
 					o.checksums, err = rx.ParseChecksums(tc.args[1])
 					require.NoError(t, err)
 				}

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mparx/mparx/golden/wire"
+	"github.com/mparx/mparx/vecgen"
 	"github.com/mparx/mparx/vecgen/vector"
 )
 
@@ -27,6 +29,33 @@ var loCapture = filepath.Join("..", "..", "..", "shared", "captures", "softuiwar
 type pcapRecord struct {
 	ci   gopacket.CaptureInfo
 	data []byte
+}
+
+// alignedCapture writes a capture of about size octets of vecgen's
+// aligned scenario (markers and CRC on) into a temporary directory and
+// returns its path.
+func alignedCapture(t *testing.T, size int64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "aligned.pcap")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	s, _ := vecgen.Lookup("aligned")
+	_, _, err = vecgen.WritePcapSize(f, s, vecgen.Options{Seed: vecgen.DefaultSeed, Scale: 1}, size)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	return path
+}
+
+// payloadFrames returns the indexes of the records whose TCP payload is
+// longer than min octets.
+func payloadFrames(recs []pcapRecord, min int) []int {
+	var out []int
+	for i, r := range recs {
+		if f, err := wire.ParseWith(r.data, 0); err == nil && len(f.Payload) > min {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func readRecords(t *testing.T, path string) []pcapRecord {
