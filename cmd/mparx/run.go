@@ -123,7 +123,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 			"golden receiver does; and when mpa_rx and the cycle model (golden/cycle, docs/design.md section 5)\n"+
 			"agree on every output in every cycle with the frames back to back and random idle cycles (CYCLES;\n"+
 			"UTIL = input beats accepted per cycle). A lockstep mismatch names the cycle and signal and leaves\n"+
-			"an FST waveform.\n", *width)
+			"an FST waveform when the model has waveform code (mpa_rx_w64 by default; SIM_TRACE in mk/sim.mk).\n", *width)
 	} else {
 		fmt.Fprintf(stdout, "\nengine golden: a vector passes when the golden receiver reproduces its expected.jsonl.\n")
 	}

@@ -430,7 +430,9 @@ func (o LockstepOptions) Bench() *cycle.Bench {
 
 // RunLockstep runs vector v through the RTL and the model in lockstep. On a
 // mismatch it runs the vector again with an FST waveform from a little
-// before the mismatch and returns the *Mismatch with the file's path.
+// before the mismatch and returns the *Mismatch with the file's path (or,
+// for a model built without waveform code, mk/sim.mk's SIM_TRACE, why
+// there is none).
 //
 // A capture's TCP segments longer than the link carries go in as the frames
 // the link carried (replay.OnTheWire).
@@ -461,6 +463,10 @@ func RunLockstep(v *vector.Vector, o LockstepOptions) (cycle.Report, error) {
 	if errors.As(err2, &again) && again.Cycle == mm.Cycle {
 		again.Trace = path
 		return rep, again
+	}
+	if _, err := os.Stat(path); err != nil {
+		mm.Trace = fmt.Sprintf("none (%v)", err2)
+		return rep, mm
 	}
 	mm.Trace = fmt.Sprintf("%s (the traced rerun ended differently: %v)", path, err2)
 	return rep, mm
