@@ -224,7 +224,10 @@ end
 //     parser part came and not popped: neither is ever written full (no
 //     overflow) nor, the consumer's rule given, popped empty;
 //   - the lookup part of a frame is at its queue's head 2 cycles after
-//     its push into an empty queue (the latency of docs/design.md).
+//     its push into an empty queue (the latency of docs/design.md);
+//   - the beats and the oversize flag pushed with a frame's lookup part
+//     are its end_beats and end_over (a ghost copy of the frame ends, not
+//     the RTL's delay line).
 reg f_past_valid = 1'b0;
 always @(posedge clk)
     f_past_valid <= 1'b1;
@@ -255,6 +258,14 @@ always @(posedge clk) begin
     end
 end
 wire [7:0] f_in_line = {7'd0, f_end_line[0]} + {7'd0, f_end_line[1]} + {7'd0, f_end_line[2]};
+// the beats and oversize flag of the frame ends of the last three cycles
+reg [16:0] f_end_data [0:2];
+integer f_i;
+always @(posedge clk) begin
+    f_end_data[0] <= {end_over, end_beats};
+    for (f_i = 1; f_i < 3; f_i = f_i + 1)
+        f_end_data[f_i] <= f_end_data[f_i - 1];
+end
 always @* begin
     if (!rst) begin
         assume (!m_ready || m_valid);
@@ -272,6 +283,8 @@ always @* begin
         assert (!m_ready || (frl_valid && frp_valid));
         // the queues hold what the model says (induction invariants)
         assert (end3 == f_end_line[2]);
+        // the lookup part pushed carries its frame's beats and oversize flag
+        assert (!end3 || {frl_in[FRL_OVER], frl_in[FRL_BEATS +: FRL_BEATS_W]} == f_end_data[2]);
         assert ({{7-$clog2(DEPTH){1'b0}}, f_frl_count} + f_in_line == f_frames);
         assert ({{7-$clog2(DEPTH){1'b0}}, f_frp_count} + f_prs_pend == f_frames);
         assert (f_frames <= DEPTH + 1);
