@@ -839,6 +839,49 @@ always @* begin
 end
 `endif
 
+`ifdef F_PLACE_TILE
+// The tiling by induction (with F_PLACE_WINDOW, without F_PLACE_FRAME: the
+// order model's assertions above are on): the model's queue of descriptors
+// not yet written is the pending last word's (fl), the one in A and the one
+// in P, in that order, and its next octet f_x is where E2 stands: the
+// pending last word's address; for the one in A, dn, or with a word
+// pending (pv) the first octet of that word not yet written (the
+// descriptor's d if it lies in that word, else the word's start), the
+// pending strobes being exactly the octets from there to dn; for the one
+// in P, its d. Each write then is the model's next word with the model's
+// strobes: one write per host word of [d, d + n), in address order.
+reg  [KEEP_WIDTH-1:0] f_tps;     // the strobes a pending word must hold
+integer ft;
+wire [63:0] f_ax = f_ad[63:LK] == pa[63:LK] ? f_ad : pa;   // A's next octet with a word pending
+wire [2:0]  f_ia = {2'd0, fl};                             // A's place in the queue
+wire [2:0]  f_ip = {2'd0, fl} + {2'd0, a_v};               // P's
+always @*
+    for (ft = 0; ft < KEEP_WIDTH; ft = ft + 1)
+        f_tps[ft] = fl ? {1'b0, ft[LK-1:0]} < f_fe
+                       : ft[LK-1:0] >= f_ax[LK-1:0] && ft[LK-1:0] < dsl;
+always @* begin
+    if (!rst) begin
+        assert (fq_cnt == {2'd0, fl} + {2'd0, a_v} + {2'd0, p_v});
+        if (fl) begin
+            assert (fq_d[0] == f_ld && fq_n[0] == f_ln);
+            assert (f_x == pa);
+        end
+        if (a_v) begin
+            assert (fq_d[f_ia] == f_ad && fq_n[f_ia] == f_an);
+            assert (started || f_r == f_an);
+            if (!fl)
+                assert (f_x == (pv ? f_ax : dn));
+        end
+        if (p_v)
+            assert (fq_d[f_ip] == f_pd && fq_n[f_ip] == f_pn);
+        if (p_v && !a_v && !fl)
+            assert (f_x == f_pd);
+        if (pv)
+            assert (ps == f_tps);
+    end
+end
+`endif
+
 // The invariants that make the frame properties inductive: the token
 // buffer against the model's tokens, the beat counters against the beats
 // read; every frame has a beat (assumed below), so a frame held has one
