@@ -869,6 +869,10 @@ always @* begin
         if (a_v) begin
             assert (fq_d[f_ia] == f_ad && fq_n[f_ia] == f_an);
             assert (started || f_r == f_an);
+            assert (!(started && fl));
+            // a started run without a pending word stopped at a word's end
+            if (started && !pv)
+                assert (dsl == {LK{1'b0}} && f_ad[63:LK] != dn[63:LK]);
             if (!fl)
                 assert (f_x == (pv ? f_ax : dn));
         end
