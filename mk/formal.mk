@@ -30,7 +30,7 @@ FORMAL_JOBS    ?= 2
 # stretches)
 FORMAL_BUDGET  ?= 600
 # seconds (wall) for one solver run before it counts as failed (TIMEOUT): the
-# longest, mpa_rx_place's write window's induction step, takes about 310 s of
+# longest, mpa_rx_place's write window's induction step, takes 170 to 310 s of
 # CPU, and a shared machine stretches its wall time
 FORMAL_TIMEOUT ?= 1800
 # seconds for one solver run of make formal-full
