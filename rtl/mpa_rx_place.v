@@ -576,11 +576,11 @@ end
 //     follow the AXI4-Stream sender's rules (k-induction, F_PLACE_FRAME);
 //   - every strobed octet of every host write lies inside the descriptor
 //     it serves (k-induction, F_PLACE_WINDOW);
-//   - without F_PLACE_FRAME (BMC): the host writes tile each descriptor's
-//     [d, d + n), descriptors in the order taken: one write per aligned
-//     host word the range touches, in address order, its strobes exactly
-//     the range's octets in that word; so each octet is written once, in
-//     order.
+//   - without F_PLACE_FRAME (BMC; k-induction with F_PLACE_TILE, on the
+//     invariants of the two proofs above): the host writes tile each
+//     descriptor's [d, d + n), descriptors in the order taken: one write per
+//     aligned host word the range touches, in address order, its strobes
+//     exactly the range's octets in that word (each octet written once).
 // F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
 // (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
 // place_w64_window prove under the same assumptions, and proves the tiling
