@@ -30,9 +30,9 @@ FORMAL_JOBS    ?= 2
 # stretches)
 FORMAL_BUDGET  ?= 600
 # seconds (wall) for one solver run before it counts as failed (TIMEOUT): the
-# longest, mpa_rx_ddp's induction step, takes about 100 s of CPU, and a shared
-# machine stretches its wall time
-FORMAL_TIMEOUT ?= 900
+# longest, mpa_rx_place's write window's induction step, takes 170 to 310 s of
+# CPU, and a shared machine stretches its wall time
+FORMAL_TIMEOUT ?= 1800
 # seconds for one solver run of make formal-full
 FORMAL_FULL_TIMEOUT ?= 3600
 FORMAL_ALL     := $(shell awk -F'|' 'NF >= 10 { k = $$1; gsub(/[ \t]/, "", k); if (substr(k, 1, 1) != sprintf("%c", 35)) print k }' $(FORMAL_TABLE))

@@ -576,11 +576,20 @@ end
 //     follow the AXI4-Stream sender's rules (k-induction, F_PLACE_FRAME);
 //   - every strobed octet of every host write lies inside the descriptor
 //     it serves (k-induction, F_PLACE_WINDOW);
-//   - without F_PLACE_FRAME (BMC): the host writes tile each descriptor's
-//     [d, d + n), descriptors in the order taken: one write per aligned
-//     host word the range touches, in address order, its strobes exactly
-//     the range's octets in that word; so each octet is written once, in
-//     order.
+//   - without F_PLACE_FRAME (BMC; k-induction with F_PLACE_TILE, on the
+//     invariants of the two proofs above): the host writes tile each
+//     descriptor's [d, d + n), descriptors in the order taken: one write per
+//     aligned host word the range touches, in address order, its strobes
+//     exactly the range's octets in that word (each octet written once).
+// F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
+// (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
+// place_w64_window prove under the same assumptions, and proves the tiling
+// on top of them.
+`ifdef F_PLACE_TILE
+`define F_PROVEN assume
+`else
+`define F_PROVEN assert
+`endif
 reg f_past_valid = 1'b0;
 always @(posedge clk)
     f_past_valid <= 1'b1;
@@ -704,12 +713,12 @@ wire f_cur_place = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDIC
 wire f_cur_exc = ft_cnt != 2'd0 && ft0[TOK_VERDICT +: TOK_VERDICT_W] == VERDICT_EXC;
 always @* begin
     if (!rst) begin
-        assert (ft_cnt <= 2'd2);
-        assert (!frame_done || ft_cnt != 2'd0);
+        `F_PROVEN (ft_cnt <= 2'd2);
+        `F_PROVEN (!frame_done || ft_cnt != 2'd0);
         // a frame ends with all its beats read
-        assert (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
-        assert (!f_read || ft_cnt != 2'd0);
-        assert (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
+        `F_PROVEN (!frame_done || f_beats + {15'd0, f_read} == ft0[TOK_BEATS +: TOK_BEATS_W]);
+        `F_PROVEN (!f_read || ft_cnt != 2'd0);
+        `F_PROVEN (ft_cnt == 2'd0 || f_beats <= ft0[TOK_BEATS +: TOK_BEATS_W]);
 `ifndef F_PLACE_FRAME
         // writes: a PLACE frame's, or the last of a descriptor
         assert (!f_wr || f_cur_place || (f_last && fq_cnt != 3'd0));
@@ -717,12 +726,12 @@ always @* begin
         // the exception stream: the frame's beats as read, its reason,
         // tlast on its last beat; nothing for a frame that is not an exception
         if (m_exc_axis_tvalid) begin
-            assert (f_cur_exc && ff_valid);
-            assert (m_exc_axis_tdata == ff_data && m_exc_axis_tkeep == ff_keep);
-            assert (m_exc_axis_tuser == ft0[TOK_REASON +: TOK_REASON_W]);
-            assert (m_exc_axis_tlast == (f_beats + 16'd1 == ft0[TOK_BEATS +: TOK_BEATS_W]));
+            `F_PROVEN (f_cur_exc && ff_valid);
+            `F_PROVEN (m_exc_axis_tdata == ff_data && m_exc_axis_tkeep == ff_keep);
+            `F_PROVEN (m_exc_axis_tuser == ft0[TOK_REASON +: TOK_REASON_W]);
+            `F_PROVEN (m_exc_axis_tlast == (f_beats + 16'd1 == ft0[TOK_BEATS +: TOK_BEATS_W]));
         end
-        assert (!(f_read && f_cur_exc) || m_exc_axis_tvalid);
+        `F_PROVEN (!(f_read && f_cur_exc) || m_exc_axis_tvalid);
     end
 end
 
@@ -738,9 +747,9 @@ always @(posedge clk)
         f_flp <= f_cur_place;
 always @* begin
     if (!rst) begin
-        assert (!(m_host_valid && !fl) || (f_cur_place && has_desc && ff_valid));
-        assert (!fl || (pv && f_flp));
-        assert (!pv || fl || (a_v && started));
+        `F_PROVEN (!(m_host_valid && !fl) || (f_cur_place && has_desc && ff_valid));
+        `F_PROVEN (!fl || (pv && f_flp));
+        `F_PROVEN (!pv || fl || (a_v && started));
     end
 end
 
@@ -795,46 +804,93 @@ end
 always @* begin
     if (!rst) begin
         if (m_host_valid) begin
-            assert (f_inside);
-            assert (m_host_strb != {KEEP_WIDTH{1'b0}});
-            assert (m_host_addr[LK-1:0] == {LK{1'b0}});
+            `F_PROVEN (f_inside);
+            `F_PROVEN (m_host_strb != {KEEP_WIDTH{1'b0}});
+            `F_PROVEN (m_host_addr[LK-1:0] == {LK{1'b0}});
         end
         if (pv) begin
-            assert (f_pend_ok);
-            assert (pa[LK-1:0] == {LK{1'b0}});
-            assert (fl || pa[63:LK] == dn[63:LK]);
+            `F_PROVEN (f_pend_ok);
+            `F_PROVEN (pa[LK-1:0] == {LK{1'b0}});
+            `F_PROVEN (fl || pa[63:LK] == dn[63:LK]);
         end
         if (fl) begin
-            assert (ps != {KEEP_WIDTH{1'b0}});
-            assert (f_fe <= K);
-            assert ({1'b0, f_ld} + {49'd0, f_ln} <= {1'b1, 64'd0});
-            assert ({1'b0, pa} + {{(64-LK){1'b0}}, f_fe} == {1'b0, f_ld} + {49'd0, f_ln});
-            assert (pa > f_ld);
+            `F_PROVEN (ps != {KEEP_WIDTH{1'b0}});
+            `F_PROVEN (f_fe <= K);
+            `F_PROVEN ({1'b0, f_ld} + {49'd0, f_ln} <= {1'b1, 64'd0});
+            `F_PROVEN ({1'b0, pa} + {{(64-LK){1'b0}}, f_fe} == {1'b0, f_ld} + {49'd0, f_ln});
+            `F_PROVEN (pa > f_ld);
         end
         if (p_v) begin
-            assert (p_d == f_pd);
-            assert (f_pn != 16'd0 && {1'b0, f_pd} + {49'd0, f_pn} <= {1'b1, 64'd0});
-            assert (p_dw1 == p_d[63:LK] + 1'b1);
-            assert (!p_l0[LK]);
-            assert (p_dk == {2'b00, f_pn} + {{(17-LK){1'b0}}, p_l0} - {{(17-LK){1'b0}}, K} - 18'd1);
-            assert (p_e == {1'b0, p_d[LK-1:0]} + K - p_l0);
-            assert (p_vl == {1'b0, p_d[LK-1:0]} + f_pn[LK:0]);
-            assert (p_hw <= 3'd4);
-            assert (!p_le || p_l0 + {{(LK-2){1'b0}}, p_hw} <= K);
+            `F_PROVEN (p_d == f_pd);
+            `F_PROVEN (f_pn != 16'd0 && {1'b0, f_pd} + {49'd0, f_pn} <= {1'b1, 64'd0});
+            `F_PROVEN (p_dw1 == p_d[63:LK] + 1'b1);
+            `F_PROVEN (!p_l0[LK]);
+            `F_PROVEN (p_dk == {2'b00, f_pn} + {{(17-LK){1'b0}}, p_l0} - {{(17-LK){1'b0}}, K} - 18'd1);
+            `F_PROVEN (p_e == {1'b0, p_d[LK-1:0]} + K - p_l0);
+            `F_PROVEN (p_vl == {1'b0, p_d[LK-1:0]} + f_pn[LK:0]);
+            `F_PROVEN (p_hw <= 3'd4);
+            `F_PROVEN (!p_le || p_l0 + {{(LK-2){1'b0}}, p_hw} <= K);
         end
         if (a_v) begin
-            assert (f_r != 16'd0 && f_r <= f_an);
-            assert ({1'b0, f_ad} + {49'd0, f_an} <= {1'b1, 64'd0});
-            assert ({1'b0, dn} + {49'd0, f_r} == {1'b0, f_ad} + {49'd0, f_an});
-            assert (dw1 == dn[63:LK] + 1'b1 && dw1_f0 == &dw1[15:0] && dw1_f1 == &dw1[31:16]);
-            assert (e >= {1'b0, dsl});
+            `F_PROVEN (f_r != 16'd0 && f_r <= f_an);
+            `F_PROVEN ({1'b0, f_ad} + {49'd0, f_an} <= {1'b1, 64'd0});
+            `F_PROVEN ({1'b0, dn} + {49'd0, f_r} == {1'b0, f_ad} + {49'd0, f_an});
+            `F_PROVEN (dw1 == dn[63:LK] + 1'b1 && dw1_f0 == &dw1[15:0] && dw1_f1 == &dw1[31:16]);
+            `F_PROVEN (e >= {1'b0, dsl});
             if (dk[17])
-                assert ({{(16-LK){1'b0}}, f_run} == {1'b0, f_r});
+                `F_PROVEN ({{(16-LK){1'b0}}, f_run} == {1'b0, f_r});
             else
-                assert (dk == {2'b00, f_r} - {{(17-LK){1'b0}}, f_run} - 18'd1);
-            assert (ve == {1'b0, dsl} + f_r[LK:0]);
-            assert (n_total <= K);
+                `F_PROVEN (dk == {2'b00, f_r} - {{(17-LK){1'b0}}, f_run} - 18'd1);
+            `F_PROVEN (ve == {1'b0, dsl} + f_r[LK:0]);
+            `F_PROVEN (n_total <= K);
         end
+    end
+end
+`endif
+
+`ifdef F_PLACE_TILE
+// The tiling by induction (with F_PLACE_WINDOW, without F_PLACE_FRAME: the
+// order model's assertions above are on): the model's queue of descriptors
+// not yet written is the pending last word's (fl), the one in A and the one
+// in P, in that order, and its next octet f_x is where E2 stands: the
+// pending last word's address; for the one in A, dn, or with a word
+// pending (pv) the first octet of that word not yet written (the
+// descriptor's d if it lies in that word, else the word's start), the
+// pending strobes being exactly the octets from there to dn; for the one
+// in P, its d. Each write then is the model's next word with the model's
+// strobes: one write per host word of [d, d + n), in address order.
+reg  [KEEP_WIDTH-1:0] f_tps;     // the strobes a pending word must hold
+integer ft;
+wire [63:0] f_ax = f_ad[63:LK] == pa[63:LK] ? f_ad : pa;   // A's next octet with a word pending
+wire [2:0]  f_ia = {2'd0, fl};                             // A's place in the queue
+wire [2:0]  f_ip = {2'd0, fl} + {2'd0, a_v};               // P's
+always @*
+    for (ft = 0; ft < KEEP_WIDTH; ft = ft + 1)
+        f_tps[ft] = fl ? {1'b0, ft[LK-1:0]} < f_fe
+                       : ft[LK-1:0] >= f_ax[LK-1:0] && ft[LK-1:0] < dsl;
+always @* begin
+    if (!rst) begin
+        assert (fq_cnt == {2'd0, fl} + {2'd0, a_v} + {2'd0, p_v});
+        if (fl) begin
+            assert (fq_d[0] == f_ld && fq_n[0] == f_ln);
+            assert (f_x == pa);
+        end
+        if (a_v) begin
+            assert (fq_d[f_ia] == f_ad && fq_n[f_ia] == f_an);
+            assert (started || f_r == f_an);
+            assert (!(started && fl));
+            // a started run without a pending word stopped at a word's end
+            if (started && !pv)
+                assert (dsl == {LK{1'b0}} && f_ad[63:LK] != dn[63:LK]);
+            if (!fl)
+                assert (f_x == (pv ? f_ax : dn));
+        end
+        if (p_v)
+            assert (fq_d[f_ip] == f_pd && fq_n[f_ip] == f_pn);
+        if (p_v && !a_v && !fl)
+            assert (f_x == f_pd);
+        if (pv)
+            assert (ps == f_tps);
     end
 end
 `endif
@@ -845,26 +901,26 @@ end
 // left to read.
 always @* begin
     if (!rst) begin
-        assert (ft_cnt == {1'b0, t0_v} + {1'b0, t1_v});
-        assert (!t1_v || t0_v);
-        assert (!t0_v || ft0 == t0);
-        assert (!t1_v || ft1 == t1);
-        assert (!t1_v || t1[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
-        assert (f_beats == cnt);
-        assert (cnt1 == cnt + 16'd1);
+        `F_PROVEN (ft_cnt == {1'b0, t0_v} + {1'b0, t1_v});
+        `F_PROVEN (!t1_v || t0_v);
+        `F_PROVEN (!t0_v || ft0 == t0);
+        `F_PROVEN (!t1_v || ft1 == t1);
+        `F_PROVEN (!t1_v || t1[TOK_BEATS +: TOK_BEATS_W] != 16'd0);
+        `F_PROVEN (f_beats == cnt);
+        `F_PROVEN (cnt1 == cnt + 16'd1);
         if (t0_v) begin
-            assert (cnt < t_beats);
-            assert (bleft == t_beats - cnt);
-            assert (b_any);
-            assert (b_last == (bleft == 16'd1));
-            assert (d_any == (dleft != 16'd0));
-            assert (d_more == (dleft > 16'd1));
+            `F_PROVEN (cnt < t_beats);
+            `F_PROVEN (bleft == t_beats - cnt);
+            `F_PROVEN (b_any);
+            `F_PROVEN (b_last == (bleft == 16'd1));
+            `F_PROVEN (d_any == (dleft != 16'd0));
+            `F_PROVEN (d_more == (dleft > 16'd1));
         end else begin
-            assert (cnt == 16'd0);
-            assert (!b_any);
-            assert (!d_any);
+            `F_PROVEN (cnt == 16'd0);
+            `F_PROVEN (!b_any);
+            `F_PROVEN (!d_any);
         end
-        assert (!a_v || at_os == (cnt == a_osb));
+        `F_PROVEN (!a_v || at_os == (cnt == a_osb));
     end
 end
 always @*
@@ -901,6 +957,7 @@ always @* begin
     end
 end
 `endif
+`undef F_PROVEN
 `endif
 
 endmodule

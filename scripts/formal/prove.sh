@@ -35,7 +35,7 @@
 #   bmc N:   BMC from reset, N steps.
 #   cover N: every cover statement reached within N steps (-c); the
 #            assertions are checked on each cover trace too.
-# FORMAL_TIMEOUT (seconds, default 300 here, 900 from mk/formal.mk) bounds each solver run.
+# FORMAL_TIMEOUT (seconds, default 300 here, 1800 from mk/formal.mk) bounds each solver run.
 set -u
 name=$1
 out=$2
