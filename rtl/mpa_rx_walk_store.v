@@ -373,6 +373,7 @@ end
 
 integer fb;
 reg [4:0] f_d, f_src;
+reg [WALK_REC_W-1:0] f_in, f_head;
 always @* begin
     if (!rst) begin
         // which records are stored, where, with what
@@ -382,9 +383,14 @@ always @* begin
             assert (!(stn_wr[fb] && bank_full[fb]));
             f_d = f_mod(fb + NREC - f_wslot);
             f_src = f_mod(f_pptr + f_d);
-            if (f_wr[fb])
-                assert (stn_rec[fb*WALK_REC_W +: WALK_REC_W] == rec_pack(rs_lseq[f_src*PW +: PW],
-                    rs_word[f_src*32 +: 32], rs_hdr[f_src*128 +: 128], rs_first[f_src], sl_lastf[f_src]));
+            if (f_wr[fb]) begin
+                f_in = stn_rec[fb*WALK_REC_W +: WALK_REC_W];
+                assert (f_in[WALK_REC_LSEQ +: WALK_REC_LSEQ_W] == rs_lseq[f_src*PW +: PW]);
+                assert (f_in[WALK_REC_WORD +: WALK_REC_WORD_W] == rs_word[f_src*32 +: 32]);
+                assert (f_in[WALK_REC_HDR +: WALK_REC_HDR_W] == rs_hdr[f_src*128 +: 128]);
+                assert (f_in[WALK_REC_FIRST] == rs_first[f_src]);
+                assert (f_in[WALK_REC_LAST] == sl_lastf[f_src]);
+            end
         end
         // the records held, bank by bank
         assert (f_occ <= F_CAP);
@@ -395,6 +401,16 @@ always @* begin
                 == (f_occ > f_d ? (f_occ - f_d - 5'd1) / F_N + 5'd1 : 5'd0));
         end
         assert (!rec_valid || f_occ != 0);
+        // rec_* is the head of the bank read, field by field
+        f_head = bank_data[rd_slot*WALK_REC_W +: WALK_REC_W];
+        assert (rec_valid == bank_valid[rd_slot]);
+        assert (rec_lseq_w == f_head[WALK_REC_LSEQ +: WALK_REC_LSEQ_W]);
+        assert (rec_ulen == {f_head[WALK_REC_WORD +: 8], f_head[WALK_REC_WORD + 8 +: 8]});
+        assert (rec_ctrl == f_head[WALK_REC_WORD + 16 +: 8]);
+        assert (rec_ulp == f_head[WALK_REC_WORD + 24 +: 8]);
+        assert (rec_hdr == f_head[WALK_REC_HDR +: WALK_REC_HDR_W]);
+        assert (rec_first == f_head[WALK_REC_FIRST]);
+        assert (rec_last == f_head[WALK_REC_LAST]);
         // the rotation registers as the model says (induction invariants)
         assert (bk_pptr == f_pptr);
         assert (bk_ovf == f_fovf);
