@@ -286,9 +286,9 @@ end
 //     when nothing is ahead of it (a record held and not read in cycle t
 //     makes rec_valid high in t + 1);
 //   - rec_* follows the AXI4-Stream sender's rules (mpa_rx_faxis).
-// Assumed of mpa_rx_walk_rec (and the walker's delay lines): sl_npush <=
-// NREC, 0 without sl_valid; sa_first only for a beat that is in stage sl
-// the next cycle.
+// Assumed of mpa_rx_walk_rec (proven there): sl_npush <= NREC, 0 without
+// sl_valid. Nothing is assumed of sa_first (mpa_rx_walk_word keeps a
+// beat's first flag through the cycles without a beat after it).
 localparam F_BD = 1 << BANK_AW;             // RAM entries of a bank
 localparam F_CAP = NREC * (F_BD + 1);       // records the store holds
 localparam F_OW = $clog2(F_CAP + 1) + 1;    // bits of the model's counts
@@ -316,8 +316,6 @@ always @* begin
     assume (sl_npush <= NREC);
     if (!sl_valid)
         assume (sl_npush == 3'd0);
-    if (f_sl_first)
-        assume (sl_valid);
 end
 
 // the model
