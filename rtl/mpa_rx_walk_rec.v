@@ -304,9 +304,10 @@ end
 //   - in the beat of a frame's last beat every record made and not left
 //     leaves: a frame's records all leave by its last beat, before any
 //     record of the next frame, as many as the frame made;
-//   - sl_lastf: a leaving record is marked its frame's last exactly when it
-//     is the newest record made and the walk is over (wk_last or wk_stop of
-//     its beat).
+//   - the newest record made leaves only once the walk is over (wk_last or
+//     wk_stop of its beat), and sl_lastf marks a leaving record exactly when
+//     it is the newest made and the walk is over: a frame's last record
+//     leaves marked.
 // The record contents (rs_lseq, rs_word, rs_hdr) are cut (free): the flow
 // is proven for any contents, the contents by co-simulation.
 // Assumed of mpa_rx_walk_step: wk_ndec <= KMAX; a beat's new records never
@@ -385,10 +386,13 @@ always @* begin
         assert (sl_npush <= f_sl_tot);
         if (sl_valid && f_sl_last)
             assert (sl_npush == f_sl_tot);
-        // the last record of the frame
+        // the last record of the frame: the newest record leaves only once
+        // the walk is over, and then marked
         for (fk = 0; fk < NREC; fk = fk + 1)
-            if (fk < sl_npush)
+            if (fk < sl_npush) begin
+                assert (fk != f_sl_tot - 5'd1 || f_sl_end);
                 assert (sl_lastf[f_mod(f_sl_optr + fk)] == (f_sl_end && fk == f_sl_tot - 5'd1));
+            end
     end
 end
 
