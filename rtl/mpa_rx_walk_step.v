@@ -349,7 +349,7 @@ end
 //     first beat of the frame with a record, no other rank made;
 //   - once the walk recorded a short FPDU (wk_stop), wk_stop stays high
 //     for the rest of the frame and no more records are made.
-// Nothing is assumed of the chain's inputs (ch_*: any values); what the
+// Otherwise the chain's inputs are free (ch_*: any values); what the
 // records are (positions, counts against the FPDUs in the payload) is
 // co-simulation's.
 reg f_past_valid = 1'b0;
@@ -382,10 +382,30 @@ always @(posedge clk) begin
     end
 end
 
+// Assumed of mpa_rx_walk_word and mpa_rx_walk_chain: ch_pfirst on at most
+// one beat of a frame (its first payload beat; mpa_rx_walk_word's proof
+// states it at stage fe); a chain holds at most KMAX ULPDU_Length words.
+reg f_pseen = 1'b0;                 // a beat of the frame at stage ch had ch_pfirst
+always @(posedge clk) begin
+    if (ch_valid)
+        f_pseen <= (!ch_first && f_pseen) || ch_pfirst;
+    if (rst)
+        f_pseen <= 1'b0;
+end
+integer fa;
+always @* begin
+    if (ch_valid && ch_pfirst)
+        assume (ch_first || !f_pseen);
+    for (fa = 0; fa < WPB; fa = fa + 1)
+        assume (ch_cnt[3*fa +: 3] <= KMAX);
+end
+
 integer fr;
 always @* begin
     if (!rst && f_past_valid) begin
         // the walk state against the model (induction invariants)
+        assert (!(ws_act || ws_nz || ws_stop) || f_pseen);
+        assert (!(ws_stop && ws_act));
         if (!f_wv) begin
             assert (ws_nrec == f_acc);
             assert (ws_nz == f_any);

@@ -361,7 +361,9 @@ mpa_rx_delay #(
 // with fe_valid, fe_last is that beat's w_last and fe_first is high
 // exactly when it is its frame's first beat (no beat since reset or since
 // the last beat with w_last); fe_B is the beat's first word index in its
-// frame (WPB per beat before it). Nothing is assumed of the inputs. The
+// frame (WPB per beat before it); fe_pfirst high exactly for the frame's
+// first beat with a payload word (so on at most one beat of a frame, what
+// mpa_rx_walk_step assumes). Nothing is assumed of the inputs. The
 // per-word decode (cl, wl, fe) is not stated: co-simulation's.
 reg f_past_valid = 1'b0;
 always @(posedge clk)
@@ -372,31 +374,38 @@ always @*
 
 reg f_open = 1'b0;          // a beat of the frame came, not its last
 reg [PW-1:0] f_B = {PW{1'b0}};      // the next beat's first word index
-reg [4*(3+PW)-1:0] f_sh = 0;        // {valid, last, first, B} of the last 4 cycles
+reg f_pay = 1'b0;           // ... and one of its beats had a payload word
+reg [4*(4+PW)-1:0] f_sh = 0;        // {valid, last, first, pfirst, B} of the last 4 cycles
 always @(posedge clk) begin
-    f_sh <= {f_sh[3*(3+PW)-1:0], w_valid, w_last, !f_open, f_open ? f_B : {PW{1'b0}}};
+    f_sh <= {f_sh[3*(4+PW)-1:0], w_valid, w_last, !f_open, (|w_pmask) && !(f_open && f_pay),
+        f_open ? f_B : {PW{1'b0}}};
     if (w_valid) begin
         f_open <= !w_last;
+        f_pay <= (f_open && f_pay) || (|w_pmask);
         f_B <= (f_open ? f_B : {PW{1'b0}}) + WPB[PW-1:0];
     end
     if (rst) begin
         f_open <= 1'b0;
+        f_pay <= 1'b0;
         f_sh <= 0;
     end
 end
-wire f_v = f_sh[3*(3+PW) + PW + 2];
-wire f_l = f_sh[3*(3+PW) + PW + 1];
-wire f_f = f_sh[3*(3+PW) + PW];
-wire [PW-1:0] f_b = f_sh[3*(3+PW) +: PW];
+wire f_v = f_sh[3*(4+PW) + PW + 3];
+wire f_l = f_sh[3*(4+PW) + PW + 2];
+wire f_f = f_sh[3*(4+PW) + PW + 1];
+wire f_pf = f_sh[3*(4+PW) + PW];
+wire [PW-1:0] f_b = f_sh[3*(4+PW) +: PW];
 
 always @* begin
     if (!rst && f_past_valid) begin
         assert (frame_open == f_open);
+        assert (!frame_open || pay_seen == f_pay);
         assert (fe_valid == f_v);
         if (fe_valid) begin
             assert (fe_last == f_l);
             assert (fe_first == f_f);
             assert (fe_B == f_b);
+            assert (fe_pfirst == f_pf);
         end
     end
 end
