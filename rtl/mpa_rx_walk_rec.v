@@ -308,6 +308,8 @@ end
 //     wk_stop of its beat), and sl_lastf marks a leaving record exactly when
 //     it is the newest made and the walk is over: a frame's last record
 //     leaves marked.
+//   - rs_first of a leaving record is the wk_rfirst its record was made
+//     with.
 // The record contents (rs_lseq, rs_word, rs_hdr) are cut (free): the flow
 // is proven for any contents, the contents by co-simulation.
 // Assumed of mpa_rx_walk_step: wk_ndec <= KMAX; a beat's new records never
@@ -344,6 +346,15 @@ always @* begin
             assume (rsn_done[f_mod(f_optr + fa - 1)]);
 end
 
+// each slot's first-record flag as the record made into it had it
+reg [NREC-1:0] f_fs = {NREC{1'b0}};
+integer fc;
+always @(posedge clk)
+    if (sa_valid)
+        for (fc = 0; fc < KMAX; fc = fc + 1)
+            if (fc < sa_ndec)
+                f_fs[f_mod(f_mod(f_optr + f_npend) + fc)] <= sa_rfirst[fc];
+
 // the outputs' model, one cycle on
 reg [4:0] f_sl_optr = 5'd0, f_sl_tot = 5'd0;
 reg f_sl_end = 1'b0, f_sl_last = 1'b0, f_prev_rst = 1'b1;
@@ -376,6 +387,8 @@ always @* begin
             assert (rs_rk[f_s*RW +: RW] == f_mod(fk + F_N - f_npend));
             if (f_npend != 5'd0)
                 assert (rs_isnew[f_s] == (fk == f_npend - 5'd1));
+            if (fk < f_npend)
+                assert (rs_first[f_s] == f_fs[f_s]);
         end
     end
     if (!rst && f_past_valid && !f_prev_rst) begin
@@ -392,6 +405,8 @@ always @* begin
             if (fk < sl_npush) begin
                 assert (fk != f_sl_tot - 5'd1 || f_sl_end);
                 assert (sl_lastf[f_mod(f_sl_optr + fk)] == (f_sl_end && fk == f_sl_tot - 5'd1));
+                // and each leaving record's first flag is its own (wk_rfirst)
+                assert (rs_first[f_mod(f_sl_optr + fk)] == f_fs[f_mod(f_sl_optr + fk)]);
             end
     end
 end
