@@ -280,6 +280,29 @@ always @(posedge clk) begin
     ch_exSn <= chn_exSn;
 end
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"): for every
+// entry word, whatever the inputs, the chain visits at most KMAX words
+// (what mpa_rx_walk_step assumes of ch_cnt) and ends in one of the three
+// ways of mpa_rx_walk.vh. Where the chain goes (that its words are the
+// FPDUs' ULPDU_Length words) is co-simulation's.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+integer fe;
+always @*
+    if (f_past_valid)
+        for (fe = 0; fe < WPB; fe = fe + 1) begin
+            assert (ch_cnt[3*fe +: 3] <= KMAX);
+            assert (ch_end[2*fe +: 2] == END_CONT || ch_end[2*fe +: 2] == END_NONPAY
+                || ch_end[2*fe +: 2] == END_SMALL);
+        end
+`endif
+
 endmodule
 
 `resetall

@@ -292,6 +292,146 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties proven by `make formal` (docs/robustness.md, "Formal proofs"),
+// against a model of the records made (wk_ndec per beat) and left
+// (sl_npush), kept from the ports alone:
+//   - sl_npush <= NREC, 0 without sl_valid (what mpa_rx_walk_store assumes);
+//   - the records that leave in a beat are the oldest ones not left yet,
+//     consecutive in record order from the slot after the last one that left
+//     (the store's pointer), and only records made;
+//   - in the beat of a frame's last beat every record made and not left
+//     leaves: a frame's records all leave by its last beat, before any
+//     record of the next frame, as many as the frame made;
+//   - the newest record made leaves only once the walk is over (wk_last or
+//     wk_stop of its beat), and sl_lastf marks a leaving record exactly when
+//     it is the newest made and the walk is over: a frame's last record
+//     leaves marked.
+//   - rs_first of a leaving record is the wk_rfirst its record was made
+//     with.
+// The record contents (rs_lseq, rs_word, rs_hdr) are cut (free): the flow
+// is proven for any contents, the contents by co-simulation.
+// Assumed of mpa_rx_walk_step: wk_ndec <= KMAX; a beat's new records never
+// take a slot whose record has not left (records made and not left plus
+// the beat's new ones at most NREC: the header comment's sizing); headers
+// complete in record order (a record's header is complete no later than
+// the next record's: FPDUs that do not end the walk are at least 5 words
+// apart, and the record positions, wk_rpos and wk_rhs, are the step's).
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+localparam [4:0] F_N = NREC;
+// x mod NREC for x < 2 * NREC
+function [4:0] f_mod(input [4:0] x);
+    f_mod = x >= F_N ? x - F_N : x;
+endfunction
+
+reg [4:0] f_optr = 5'd0;    // slot of the oldest record not left
+reg [4:0] f_npend = 5'd0;   // records made and not left, before the beat in stage sa
+wire [4:0] f_tot = f_npend + {2'b00, sa_ndec};   // with the beat's new ones
+
+integer fa;
+always @* begin
+    assume (wk_ndec <= KMAX);
+    if (sa_valid)
+        assume (f_tot <= F_N);
+    // headers complete in record order
+    for (fa = 1; fa < NREC; fa = fa + 1)
+        if (fa < f_tot && rsn_done[f_mod(f_optr + fa)])
+            assume (rsn_done[f_mod(f_optr + fa - 1)]);
+end
+
+// each slot's first-record flag as the record made into it had it
+reg [NREC-1:0] f_fs = {NREC{1'b0}};
+integer fc;
+always @(posedge clk)
+    if (sa_valid)
+        for (fc = 0; fc < KMAX; fc = fc + 1)
+            if (fc < sa_ndec)
+                f_fs[f_mod(f_mod(f_optr + f_npend) + fc)] <= sa_rfirst[fc];
+
+// the outputs' model, one cycle on
+reg [4:0] f_sl_optr = 5'd0, f_sl_tot = 5'd0;
+reg f_sl_end = 1'b0, f_sl_last = 1'b0, f_prev_rst = 1'b1;
+always @(posedge clk) begin
+    if (sa_valid) begin
+        f_optr <= f_mod(f_optr + {2'b00, rsn_npush});
+        f_npend <= f_tot - {2'b00, rsn_npush};
+    end
+    f_sl_optr <= f_optr;
+    f_sl_tot <= sa_valid ? f_tot : 5'd0;
+    f_sl_end <= sa_last || sa_stop;
+    f_sl_last <= sa_last;
+    f_prev_rst <= rst;
+    if (rst) begin
+        f_optr <= 5'd0;
+        f_npend <= 5'd0;
+    end
+end
+
+integer fk;
+reg [4:0] f_s;
+always @* begin
+    if (!rst) begin
+        assert (f_optr < F_N);
+        assert (f_npend <= F_N);
+        // the slots as the model says (induction invariants)
+        for (fk = 0; fk < NREC; fk = fk + 1) begin
+            f_s = f_mod(f_optr + fk);
+            assert (rs_pend[f_s] == (fk < f_npend));
+            assert (rs_rk[f_s*RW +: RW] == f_mod(fk + F_N - f_npend));
+            if (f_npend != 5'd0)
+                assert (rs_isnew[f_s] == (fk == f_npend - 5'd1));
+            if (fk < f_npend)
+                assert (rs_first[f_s] == f_fs[f_s]);
+        end
+    end
+    if (!rst && f_past_valid && !f_prev_rst) begin
+        assert (sl_npush <= F_N);
+        if (!sl_valid)
+            assert (sl_npush == 3'd0);
+        // only records made leave, all of them in a frame's last beat
+        assert (sl_npush <= f_sl_tot);
+        if (sl_valid && f_sl_last)
+            assert (sl_npush == f_sl_tot);
+        // the last record of the frame: the newest record leaves only once
+        // the walk is over, and then marked
+        for (fk = 0; fk < NREC; fk = fk + 1)
+            if (fk < sl_npush) begin
+                assert (fk != f_sl_tot - 5'd1 || f_sl_end);
+                assert (sl_lastf[f_mod(f_sl_optr + fk)] == (f_sl_end && fk == f_sl_tot - 5'd1));
+                // and each leaving record's first flag is its own (wk_rfirst)
+                assert (rs_first[f_mod(f_sl_optr + fk)] == f_fs[f_mod(f_sl_optr + fk)]);
+            end
+    end
+end
+
+// covers: a record waiting for its header over a beat; NREC records
+// leaving in one beat; a frame's last record marked in a beat without
+// wk_last (the walk ended by a short ULPDU); a frame with no record
+reg f_any = 1'b0;           // the frame in stage sa made a record
+always @(posedge clk) begin
+    if (sa_valid)
+        f_any <= !sa_last && (f_any || sa_ndec != 3'd0);
+    if (rst)
+        f_any <= 1'b0;
+end
+always @* begin
+    if (!rst && f_past_valid && !f_prev_rst) begin
+        cover (sl_valid && sl_npush == 3'd0 && f_sl_tot != 5'd0);
+        cover (sl_valid && sl_npush == F_N);
+        cover (sl_valid && !f_sl_last && |sl_lastf && sl_npush != 3'd0);
+    end
+    if (!rst)
+        cover (sa_valid && sa_last && !f_any && sa_ndec == 3'd0);
+end
+`endif
+
 endmodule
 
 `resetall

@@ -337,6 +337,108 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties proven by `make formal` (docs/robustness.md, "Formal proofs"),
+// for the beats with ch_valid (the outputs of a cycle without a beat are
+// not used: mpa_rx_walk_rec and mpa_rx_walk_sum take them with the beat's
+// valid), against a model kept from the outputs and ch_valid / ch_first:
+//   - wk_nrec is the frame's records so far: the sum of wk_ndec over its
+//     beats up to this one (mod 2^16);
+//   - wk_rfirst marks exactly the frame's first record: rank 0 of the
+//     first beat of the frame with a record, no other rank made;
+//   - once the walk recorded a short FPDU (wk_stop), wk_stop stays high
+//     for the rest of the frame and no more records are made.
+// Otherwise the chain's inputs are free (ch_*: any values); what the
+// records are (positions, counts against the FPDUs in the payload) is
+// co-simulation's.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+reg f_wv = 1'b0, f_wf = 1'b0;       // the beat at stage wk: valid, its frame's first
+reg [15:0] f_acc = 16'd0;           // records of the frame up to the last beat
+reg f_any = 1'b0;                   // ... at least one
+reg f_stopped = 1'b0;               // ... and the walk recorded a short FPDU
+wire [15:0] f_base = f_wf ? 16'd0 : f_acc;
+wire f_any_base = !f_wf && f_any;
+wire f_stop_base = !f_wf && f_stopped;
+always @(posedge clk) begin
+    f_wv <= ch_valid;
+    f_wf <= ch_first;
+    if (f_wv) begin
+        f_acc <= f_base + {13'd0, wk_ndec};
+        f_any <= f_any_base || wk_ndec != 3'd0;
+        f_stopped <= f_stop_base || wk_stop;
+    end
+    if (rst) begin
+        f_wv <= 1'b0;
+        f_acc <= 16'd0;
+        f_any <= 1'b0;
+        f_stopped <= 1'b0;
+    end
+end
+
+// Assumed of mpa_rx_walk_word and mpa_rx_walk_chain: ch_pfirst on at most
+// one beat of a frame (its first payload beat; mpa_rx_walk_word's proof
+// states it at stage fe); a chain holds at most KMAX ULPDU_Length words.
+reg f_pseen = 1'b0;                 // a beat of the frame at stage ch had ch_pfirst
+always @(posedge clk) begin
+    if (ch_valid)
+        f_pseen <= (!ch_first && f_pseen) || ch_pfirst;
+    if (rst)
+        f_pseen <= 1'b0;
+end
+integer fa;
+always @* begin
+    if (ch_valid && ch_pfirst)
+        assume (ch_first || !f_pseen);
+    for (fa = 0; fa < WPB; fa = fa + 1)
+        assume (ch_cnt[3*fa +: 3] <= KMAX);
+end
+
+integer fr;
+always @* begin
+    if (!rst && f_past_valid) begin
+        // the walk state against the model (induction invariants)
+        assert (!(ws_act || ws_nz || ws_stop) || f_pseen);
+        assert (!(ws_stop && ws_act));
+        if (!f_wv) begin
+            assert (ws_nrec == f_acc);
+            assert (ws_nz == f_any);
+            assert (ws_stop == f_stopped);
+        end else begin
+            assert (ws_nrec == wk_nrec);
+            assert (ws_nz == (f_any_base || wk_ndec != 3'd0));
+            assert (ws_stop == wk_stop);
+        end
+        if (f_wv) begin
+            assert (wk_nrec == f_base + {13'd0, wk_ndec});
+            if (wk_ndec != 3'd0)
+                assert (wk_rfirst[0] == !f_any_base);
+            for (fr = 1; fr < KMAX; fr = fr + 1)
+                if (fr < wk_ndec)
+                    assert (!wk_rfirst[fr]);
+            if (f_stop_base)
+                assert (wk_stop && wk_ndec == 3'd0);
+        end
+    end
+end
+
+// covers: a frame's first record in a beat after its first; records in two
+// beats of a frame; a short FPDU ending the walk before the frame's last beat
+always @* begin
+    if (!rst && f_past_valid) begin
+        cover (f_wv && !f_wf && !f_any_base && wk_ndec != 3'd0);
+        cover (f_wv && f_any_base && wk_ndec != 3'd0);
+        cover (f_wv && f_stop_base);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -201,6 +201,9 @@ end
 
 // ================================================================ banks
 wire [NREC-1:0] bank_valid;
+`ifdef FORMAL
+wire [NREC*(BANK_AW+1)-1:0] f_bank_count;   // each bank's records (formal properties below)
+`endif
 wire [NREC*WALK_REC_W-1:0] bank_data;
 reg [RW-1:0] rd_slot = 0;   // bank of the next record to read
 
@@ -219,7 +222,11 @@ generate
             .m_axis_tdata(bank_data[gk*WALK_REC_W +: WALK_REC_W]),
             .m_axis_tvalid(bank_valid[gk]),
             .m_axis_tready(rec_valid && rec_ready && rd_slot == gk),
+`ifdef FORMAL
+            .count(f_bank_count[gk*(BANK_AW+1) +: BANK_AW+1]),
+`else
             .count(),
+`endif
             .empty(),
             .full(bank_full[gk])
         );
@@ -254,6 +261,192 @@ always @(posedge clk) begin
     if (rst)
         rd_slot <= 0;
 end
+
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties proven by `make formal` (docs/robustness.md, "Formal proofs"),
+// against a model kept from the handshakes alone:
+//   - which records are stored: of a beat's sl_npush records, the leading
+//     ones whose banks (the next ones in rotation from the bank of the next
+//     record to store) have room, none once a record of the frame was
+//     dropped (the frame's state cleared by its first beat); each into the
+//     bank the rotation says, with the contents of the record slot the
+//     leaving order says (from the slot after the last record that left);
+//     so no bank is ever written full (no overflow); st_nok and st_ovf one
+//     cycle later as the model counts them;
+//   - the records held (stored minus read) are at most NREC * (BANK_DEPTH
+//     + 1), and each bank holds exactly the held records that rotation puts
+//     in it: record i of the store (counted from reset) in bank i mod NREC,
+//     read from bank rd_slot = (records read) mod NREC; with every bank a
+//     FIFO (mpa_rx_fifo, whose own properties, proven here again, keep its
+//     entries in order with their data), the records leave in the order
+//     they were stored, each once, none read when none is held (no
+//     underflow);
+//   - latency: a record stored in cycle t is on rec_* from cycle t + 2
+//     when nothing is ahead of it (a record held and not read in cycle t
+//     makes rec_valid high in t + 1);
+//   - rec_* follows the AXI4-Stream sender's rules (mpa_rx_faxis).
+// Assumed of mpa_rx_walk_rec (proven there): sl_npush <= NREC, 0 without
+// sl_valid. Nothing is assumed of sa_first (mpa_rx_walk_word keeps a
+// beat's first flag through the cycles without a beat after it).
+localparam F_BD = 1 << BANK_AW;             // RAM entries of a bank
+localparam F_CAP = NREC * (F_BD + 1);       // records the store holds
+localparam F_OW = $clog2(F_CAP + 1) + 1;    // bits of the model's counts
+
+// x mod NREC for x < 2 * NREC (narrow: a wide divide is slow in the solver)
+localparam [4:0] F_N = NREC;
+function [4:0] f_mod(input [4:0] x);
+    f_mod = x >= F_N ? x - F_N : x;
+endfunction
+
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+reg f_sl_first = 1'b0;      // the beat in stage sl is its frame's first
+always @(posedge clk) begin
+    f_sl_first <= sa_first;
+    if (rst)
+        f_sl_first <= 1'b0;
+end
+always @* begin
+    assume (sl_npush <= NREC);
+    if (!sl_valid)
+        assume (sl_npush == 3'd0);
+end
+
+// the model
+reg [RW-1:0] f_wslot = 0;   // bank of the next record stored
+reg [RW-1:0] f_pptr = 0;    // record slot of the next record to leave
+reg          f_fovf = 1'b0; // a record of the frame of the last beat was dropped
+reg [F_OW-1:0] f_occ = 0;   // records held
+wire f_in_ovf = !f_sl_first && f_fovf;
+wire f_pop = rec_valid && rec_ready;
+reg [NREC-1:0] f_wr;        // banks written
+reg [2:0] f_nok;            // records stored
+reg f_fit, f_ovf;
+integer fk;
+always @* begin
+    f_fit = !f_in_ovf;
+    f_nok = 3'd0;
+    f_wr = {NREC{1'b0}};
+    for (fk = 0; fk < NREC; fk = fk + 1) begin
+        if (fk < sl_npush) begin
+            if (bank_full[f_mod(f_wslot + fk)])
+                f_fit = 1'b0;
+            if (f_fit) begin
+                f_nok = f_nok + 3'd1;
+                f_wr[f_mod(f_wslot + fk)] = 1'b1;
+            end
+        end
+    end
+    f_ovf = f_in_ovf || f_nok != sl_npush;
+end
+
+reg [2:0] f_nok_q = 3'd0;
+reg f_ovf_q = 1'b0, f_prev_rst = 1'b1, f_prev_pop = 1'b0;
+reg [F_OW-1:0] f_left = 0;  // records held and not read in the last cycle
+always @(posedge clk) begin
+    if (sl_valid) begin
+        f_wslot <= f_mod(f_wslot + f_nok);
+        f_pptr <= f_mod(f_pptr + sl_npush);
+        f_fovf <= f_ovf;
+    end
+    f_occ <= f_occ + f_nok - f_pop;
+    f_nok_q <= f_nok;
+    f_ovf_q <= f_ovf;
+    f_prev_rst <= rst;
+    f_prev_pop <= f_pop;
+    f_left <= f_occ - f_pop;
+    if (rst) begin
+        f_wslot <= 0;
+        f_pptr <= 0;
+        f_fovf <= 1'b0;
+        f_occ <= 0;
+    end
+end
+
+integer fb;
+reg [4:0] f_d, f_src;
+reg [WALK_REC_W-1:0] f_in, f_head;
+always @* begin
+    if (!rst) begin
+        // which records are stored, where, with what
+        assert (stn_wr == f_wr);
+        assert (stn_ovf == f_ovf);
+        for (fb = 0; fb < NREC; fb = fb + 1) begin
+            assert (!(stn_wr[fb] && bank_full[fb]));
+            f_d = f_mod(fb + NREC - f_wslot);
+            f_src = f_mod(f_pptr + f_d);
+            if (f_wr[fb]) begin
+                f_in = stn_rec[fb*WALK_REC_W +: WALK_REC_W];
+                assert (f_in[WALK_REC_LSEQ +: WALK_REC_LSEQ_W] == rs_lseq[f_src*PW +: PW]);
+                assert (f_in[WALK_REC_WORD +: WALK_REC_WORD_W] == rs_word[f_src*32 +: 32]);
+                assert (f_in[WALK_REC_HDR +: WALK_REC_HDR_W] == rs_hdr[f_src*128 +: 128]);
+                assert (f_in[WALK_REC_FIRST] == rs_first[f_src]);
+                assert (f_in[WALK_REC_LAST] == sl_lastf[f_src]);
+            end
+        end
+        // the records held, bank by bank
+        assert (f_occ <= F_CAP);
+        assert ({{(5-RW){1'b0}}, f_wslot} == ({{(5-RW){1'b0}}, rd_slot} + f_occ) % F_N);
+        for (fb = 0; fb < NREC; fb = fb + 1) begin
+            f_d = f_mod(fb + NREC - rd_slot);
+            assert ({{(F_OW-BANK_AW-1){1'b0}}, f_bank_count[fb*(BANK_AW+1) +: BANK_AW+1]}
+                == (f_occ > f_d ? (f_occ - f_d - 5'd1) / F_N + 5'd1 : 5'd0));
+        end
+        assert (!rec_valid || f_occ != 0);
+        // rec_* is the head of the bank read, field by field
+        f_head = bank_data[rd_slot*WALK_REC_W +: WALK_REC_W];
+        assert (rec_valid == bank_valid[rd_slot]);
+        assert (rec_lseq_w == f_head[WALK_REC_LSEQ +: WALK_REC_LSEQ_W]);
+        assert (rec_ulen == {f_head[WALK_REC_WORD +: 8], f_head[WALK_REC_WORD + 8 +: 8]});
+        assert (rec_ctrl == f_head[WALK_REC_WORD + 16 +: 8]);
+        assert (rec_ulp == f_head[WALK_REC_WORD + 24 +: 8]);
+        assert (rec_hdr == f_head[WALK_REC_HDR +: WALK_REC_HDR_W]);
+        assert (rec_first == f_head[WALK_REC_FIRST]);
+        assert (rec_last == f_head[WALK_REC_LAST]);
+        // the rotation registers as the model says (induction invariants)
+        assert (bk_pptr == f_pptr);
+        assert (bk_ovf == f_fovf);
+        for (fb = 0; fb < NREC; fb = fb + 1) begin
+            assert (bk_rk[fb*RW +: RW] == f_mod(fb + NREC - f_wslot));
+            for (fk = 0; fk < NREC; fk = fk + 1)
+                if (fk != fb)
+                    assert (bk_lt[fk*NREC + fb] == (f_mod(fk + NREC - f_wslot) < f_mod(fb + NREC - f_wslot)));
+        end
+    end
+    if (f_past_valid && !f_prev_rst && !rst) begin
+        assert (st_nok == f_nok_q);
+        assert (st_ovf == f_ovf_q);
+        assert (bk_ovfin == f_in_ovf);
+        if (f_left != 0)
+            assert (rec_valid);
+    end
+end
+
+wire [15:0] f_out_wait;
+mpa_rx_faxis #(.WIDTH(16 + 16 + 8 + 8 + 128 + 2), .F_DUT_SENDS(1)) f_rec_axis (
+    .clk(clk), .rst(rst),
+    .tdata({rec_lseq_w, rec_ulen, rec_ctrl, rec_ulp, rec_hdr, rec_first, rec_last}),
+    .tvalid(rec_valid), .tready(rec_ready), .f_wait(f_out_wait), .f_held());
+
+// covers: the store full; a beat storing NREC records; records read back to
+// back; a beat storing some of its records and dropping the rest; a frame
+// stored after a frame that dropped records
+always @* begin
+    if (!rst) begin
+        cover (f_occ == F_CAP);
+        cover (sl_valid && f_nok == NREC);
+        cover (f_pop && f_prev_pop);
+        cover (sl_valid && !f_in_ovf && f_ovf && f_nok != 3'd0);
+        cover (sl_valid && f_sl_first && f_fovf && f_nok != 3'd0);
+    end
+end
+`endif
 
 endmodule
 

@@ -263,6 +263,102 @@ assign sum_ndraft = out_sum[WALK_SUM_NDRAFT +: WALK_SUM_NDRAFT_W];
 assign sum_ok = out_sum[WALK_SUM_OK];
 assign sum_nrec = out_sum[WALK_SUM_NREC +: WALK_SUM_NREC_W];
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties proven by `make formal` (docs/robustness.md, "Formal proofs"),
+// against a model kept from the inputs alone:
+//   - one summary per frame, at the stated latency: sum_valid is high in
+//     cycle t exactly when a beat with wk_valid and wk_last was in stage wk
+//     in cycle t - (LCRC + 3) (zero in the LCRC + 3 cycles after a reset);
+//     so L_WALK = 6 + DSPLIT (w_last to stage wk) + LCRC + 3;
+//   - its record count: sum_nrec is the sum of st_nok over the frame's
+//     beats (each beat's st_nok three cycles after its stage wk, the count
+//     restarting at the beat with wk_first); sum_ok is high exactly when no
+//     beat of the frame had st_ovf; sum_nfpdu is wk_nrec of the frame's
+//     last beat (the records the walk made, mpa_rx_walk_step).
+// Assumed of mpa_rx_walk_store (proven there): st_ovf stays high for the
+// rest of a frame once a beat of it had it.
+localparam F_LS = LCRC + 3;                 // stage wk to sum_valid
+
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+// the beats at stage st: wk_valid, wk_first, wk_last three cycles on
+reg [2:0] f_v = 3'd0, f_f = 3'd0, f_l = 3'd0;
+reg [47:0] f_nr = 48'd0;    // wk_nrec of the last three cycles
+// frame ends at stage wk over the last F_LS cycles
+reg [F_LS-1:0] f_end = {F_LS{1'b0}};
+// the frame's records stored so far and whether one was dropped (stage st)
+reg [15:0] f_acc = 16'd0;
+reg f_drop = 1'b0;
+wire f_st_valid = f_v[2], f_st_first = f_f[2], f_st_last = f_l[2];
+wire [15:0] f_acc_n = (f_st_first ? 16'd0 : f_acc) + {13'd0, st_nok};
+wire f_drop_n = (!f_st_first && f_drop) || st_ovf;
+// the summaries on their way: {frame end at stage st, nfpdu, nrec, ok}, LCRC cycles
+reg [34*LCRC-1:0] f_sp = {34*LCRC{1'b0}};
+always @(posedge clk) begin
+    f_v <= {f_v[1:0], wk_valid};
+    f_f <= {f_f[1:0], wk_first};
+    f_l <= {f_l[1:0], wk_last};
+    f_nr <= {f_nr[31:0], wk_nrec};
+    f_end <= {f_end[F_LS-2:0], wk_valid && wk_last};
+    if (f_st_valid) begin
+        f_acc <= f_acc_n;
+        f_drop <= f_drop_n;
+    end
+    f_sp <= {f_sp[34*(LCRC-1)-1:0], f_st_valid && f_st_last, f_nr[47:32], f_acc_n, !f_drop_n};
+    if (rst) begin
+        f_v <= 3'd0;
+        f_end <= {F_LS{1'b0}};
+        f_acc <= 16'd0;
+        f_drop <= 1'b0;
+        f_sp <= {34*LCRC{1'b0}};
+    end
+end
+wire [33:0] f_out = f_sp[34*(LCRC-1) +: 34];
+
+always @*
+    if (f_st_valid && !f_st_first && f_drop)
+        assume (st_ovf);
+
+always @* begin
+    if (!rst && f_past_valid) begin
+        assert (sum_valid == f_end[F_LS-1]);
+        assert (f_out[33] == sum_valid);
+        assert (fr_nstored == f_acc);   // (an induction invariant)
+        if (sum_valid) begin
+            assert (sum_nrec == f_out[16:1]);
+            assert (sum_nfpdu == f_out[32:17]);
+            assert (sum_ok == f_out[0]);
+        end
+    end
+end
+
+// covers: a summary of records stored over two beats; two summaries back
+// to back; a frame with no record; a frame that dropped records
+reg f_prev_sum = 1'b0;
+reg f_two = 1'b0;           // a beat of the frame so far stored records after an earlier beat did
+always @(posedge clk) begin
+    f_prev_sum <= sum_valid;
+    if (f_st_valid)
+        f_two <= !f_st_first && f_acc != 16'd0 && st_nok != 3'd0;
+    if (rst)
+        f_prev_sum <= 1'b0;
+end
+always @* begin
+    if (!rst) begin
+        cover (f_st_valid && f_st_last && (f_two || (!f_st_first && f_acc != 16'd0 && st_nok != 3'd0)));
+        cover (sum_valid && f_prev_sum);
+        cover (sum_valid && sum_nrec == 16'd0);
+        cover (sum_valid && !sum_ok && sum_nrec != 16'd0);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

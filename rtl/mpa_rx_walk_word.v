@@ -353,6 +353,87 @@ mpa_rx_delay #(
         fe_data, fe_pmask, fe_B})
 );
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties proven by `make formal` (docs/robustness.md, "Formal proofs"):
+// the beat's flags reach stage fe exactly 4 cycles after the beat came:
+// fe_valid is w_valid 4 cycles earlier (0 in the 4 cycles after a reset);
+// with fe_valid, fe_last is that beat's w_last and fe_first is high
+// exactly when it is its frame's first beat (no beat since reset or since
+// the last beat with w_last); fe_B is the beat's first word index in its
+// frame (WPB per beat before it); fe_pfirst high exactly for the frame's
+// first beat with a payload word (so on at most one beat of a frame, what
+// mpa_rx_walk_step assumes). Nothing is assumed of the inputs. The
+// per-word decode (cl, wl, fe) is not stated: co-simulation's.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+reg f_open = 1'b0;          // a beat of the frame came, not its last
+reg [PW-1:0] f_B = {PW{1'b0}};      // the next beat's first word index
+reg f_pay = 1'b0;           // ... and one of its beats had a payload word
+reg [4*(4+PW)-1:0] f_sh = 0;        // {valid, last, first, pfirst, B} of the last 4 cycles
+always @(posedge clk) begin
+    f_sh <= {f_sh[3*(4+PW)-1:0], w_valid, w_last, !f_open, (|w_pmask) && !(f_open && f_pay),
+        f_open ? f_B : {PW{1'b0}}};
+    if (w_valid) begin
+        f_open <= !w_last;
+        f_pay <= (f_open && f_pay) || (|w_pmask);
+        f_B <= (f_open ? f_B : {PW{1'b0}}) + WPB[PW-1:0];
+    end
+    if (rst) begin
+        f_open <= 1'b0;
+        f_pay <= 1'b0;
+        f_sh <= 0;
+    end
+end
+wire f_v = f_sh[3*(4+PW) + PW + 3];
+wire f_l = f_sh[3*(4+PW) + PW + 2];
+wire f_f = f_sh[3*(4+PW) + PW + 1];
+wire f_pf = f_sh[3*(4+PW) + PW];
+wire [PW-1:0] f_b = f_sh[3*(4+PW) +: PW];
+
+always @* begin
+    if (!rst && f_past_valid) begin
+        assert (frame_open == f_open);
+        assert (!frame_open || pay_seen == f_pay);
+        assert (fe_valid == f_v);
+        if (fe_valid) begin
+            assert (fe_last == f_l);
+            assert (fe_first == f_f);
+            assert (fe_B == f_b);
+            assert (fe_pfirst == f_pf);
+        end
+    end
+end
+// (in_B: the word index of the last beat, an induction invariant)
+always @*
+    if (!rst && f_past_valid && frame_open)
+        assert (f_B == in_B + WPB[PW-1:0]);
+
+// covers: a frame of three beats at stage fe; a one-beat frame after another
+reg [1:0] f_nb = 2'd0;      // beats of the frame at stage fe so far (saturating)
+reg f_prev_end = 1'b0;      // a frame's last beat was at stage fe in the last cycle
+always @(posedge clk) begin
+    if (fe_valid)
+        f_nb <= fe_last ? 2'd0 : (f_nb == 2'd3 ? 2'd3 : f_nb + 2'd1);
+    f_prev_end <= fe_valid && fe_last;
+    if (rst) begin
+        f_nb <= 2'd0;
+        f_prev_end <= 1'b0;
+    end
+end
+always @* begin
+    if (!rst) begin
+        cover (fe_valid && fe_last && f_nb == 2'd2);
+        cover (fe_valid && fe_first && fe_last && f_prev_end);
+    end
+end
+`endif
+
 endmodule
 
 `resetall
