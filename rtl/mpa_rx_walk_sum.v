@@ -24,7 +24,7 @@
  * CRC32C of the octets before it (CRC(m || c) for the 4 CRC octets c is an
  * invertible function of c), and it needs no storage of CRC fields.
  *
- * Output: sum_valid, a one-cycle pulse LCRC + 2 cycles after the stage sl
+ * Output: sum_valid, a one-cycle pulse LCRC + 1 cycles after the stage sl
  * of the frame's last beat (so L_WALK after its w_last beat, mpa_rx_walk),
  * with the summary (walker summary in mpa_rx_fields.vh), held until the
  * next:
@@ -44,7 +44,7 @@
  *   sum_nfpdu        number of records of the frame
  *   sum_ok, sum_nrec no record was dropped; records stored
  * (the flags and counts of the walk are those of the frame's last beat).
- * Latency: LCRC + 2 cycles from stage sl to sum_valid.
+ * Latency: LCRC + 1 cycles from stage sl to sum_valid.
  */
 module mpa_rx_walk_sum #(
     // Width of the word view (64, 128, 256 or 512).
