@@ -22,9 +22,8 @@
  * (version 4, IHL >= 5, protocol 6, not a fragment: MF clear and fragment
  * offset 0, total length >= 4 * IHL + 20) or IPv6 (version 6, Next Header
  * 6, payload length >= 20), a TCP data offset >= 5 within the segment.
- * Octets at or past NO read as zero (t + 13 < NO for every header: NO = 98
- * holds a tagged IPv4 header of IHL 15 and its TCP header's first 20
- * octets).
+ * NO = 98 holds a tagged IPv4 header of IHL 15 and its TCP header's
+ * first 20 octets (the most any header here needs).
  */
 /* verilator lint_off UNUSEDSIGNAL */
 module mpa_rx_fhdr #(
@@ -59,43 +58,53 @@ module mpa_rx_fhdr #(
     output wire            hdr_ok
 );
 
-function [7:0] o(input [8*NO-1:0] v, input [16:0] i);
-    o = i < NO ? v[8*i +: 8] : 8'd0;
+// the IP header and what follows it (80 octets from e), octet i in
+// ip[8i+7:8i]; the TCP header's 20 octets from t, octet i in tcp[8i+7:8i]
+localparam NI = NO - 18;
+wire [8*NI-1:0] ip = tag ? oct[8*18 +: 8*NI] : oct[8*14 +: 8*NI];
+wire [3:0]      tq = v6 ? 4'd10 : ihl;                 // (t - e) / 4
+wire [8*NI-1:0] ip_sh = ip >> {tq, 5'd0};
+wire [159:0]    tcp = ip_sh[159:0];
+function [7:0] ipo(input [8*NI-1:0] v, input integer i);
+    ipo = v[8*i +: 8];
+endfunction
+function [7:0] tco(input [159:0] v, input integer i);
+    tco = v[8*i +: 8];
 endfunction
 
-assign tag = {o(oct, 12), o(oct, 13)} == 16'h8100;
+assign tag = {oct[8*12 +: 8], oct[8*13 +: 8]} == 16'h8100;
 assign e = tag ? 17'd18 : 17'd14;
-assign etype = {o(oct, e - 17'd2), o(oct, e - 17'd1)};
+assign etype = tag ? {oct[8*16 +: 8], oct[8*17 +: 8]} : {oct[8*12 +: 8], oct[8*13 +: 8]};
 assign v4 = etype == 16'h0800;
 assign v6 = etype == 16'h86dd;
-wire [7:0] vb = o(oct, e);
+wire [7:0] vb = ipo(ip, 0);
 assign ver = vb[7:4];
 assign ihl = vb[3:0];
 // IPv4
-assign tlen = {o(oct, e + 17'd2), o(oct, e + 17'd3)};
-wire [7:0] fo_hi = o(oct, e + 17'd6);
-assign frag = fo_hi[5] || fo_hi[4:0] != 5'd0 || o(oct, e + 17'd7) != 8'd0;
-assign proto = o(oct, e + 17'd9);
-assign src4 = {o(oct, e + 17'd12), o(oct, e + 17'd13), o(oct, e + 17'd14), o(oct, e + 17'd15)};
-assign dst4 = {o(oct, e + 17'd16), o(oct, e + 17'd17), o(oct, e + 17'd18), o(oct, e + 17'd19)};
+assign tlen = {ipo(ip, 2), ipo(ip, 3)};
+wire [7:0] fo_hi = ipo(ip, 6);
+assign frag = fo_hi[5] || fo_hi[4:0] != 5'd0 || ipo(ip, 7) != 8'd0;
+assign proto = ipo(ip, 9);
+assign src4 = {ipo(ip, 12), ipo(ip, 13), ipo(ip, 14), ipo(ip, 15)};
+assign dst4 = {ipo(ip, 16), ipo(ip, 17), ipo(ip, 18), ipo(ip, 19)};
 // IPv6
-assign plen6 = {o(oct, e + 17'd4), o(oct, e + 17'd5)};
-assign nh = o(oct, e + 17'd6);
+assign plen6 = {ipo(ip, 4), ipo(ip, 5)};
+assign nh = ipo(ip, 6);
 genvar k;
 generate
 for (k = 0; k < 16; k = k + 1) begin : g_a6
-    assign src6[127 - 8*k -: 8] = o(oct, e + 17'd8 + k);
-    assign dst6[127 - 8*k -: 8] = o(oct, e + 17'd24 + k);
+    assign src6[127 - 8*k -: 8] = ipo(ip, 8 + k);
+    assign dst6[127 - 8*k -: 8] = ipo(ip, 24 + k);
 end
 endgenerate
 // TCP
-assign t = e + (v6 ? 17'd40 : {11'd0, ihl, 2'b00});
-assign sport = {o(oct, t), o(oct, t + 17'd1)};
-assign dport = {o(oct, t + 17'd2), o(oct, t + 17'd3)};
-assign seq = {o(oct, t + 17'd4), o(oct, t + 17'd5), o(oct, t + 17'd6), o(oct, t + 17'd7)};
-wire [7:0] db = o(oct, t + 17'd12);
+assign t = e + {11'd0, tq, 2'b00};
+assign sport = {tco(tcp, 0), tco(tcp, 1)};
+assign dport = {tco(tcp, 2), tco(tcp, 3)};
+assign seq = {tco(tcp, 4), tco(tcp, 5), tco(tcp, 6), tco(tcp, 7)};
+wire [7:0] db = tco(tcp, 12);
 assign doff = db[7:4];
-assign flags = o(oct, t + 17'd13);
+assign flags = tco(tcp, 13);
 assign ps = t + {11'd0, doff, 2'b00};
 assign ipend = v6 ? e + 17'd40 + {1'b0, plen6} : e + {1'b0, tlen};
 assign tcplen = v6 ? plen6 : tlen - {10'd0, ihl, 2'b00};
