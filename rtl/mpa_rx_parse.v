@@ -908,6 +908,38 @@ always @* begin
     end
 end
 
+// the class line: R6's take / NOT_TCP / bad TCP header bits and the
+// record's fields of the last TL + 2 cycles (the latest in entry 0), each
+// with the frame end it came with (f_ends[6 + j]); the frame's class at
+// f_valid is OK only if R6 let it through (f_take)
+localparam F_CW = 1 + 1 + 1 + 32 + 16 + 8;
+reg [F_CW*(TL+2)-1:0] f_cl;
+always @(posedge clk)
+    f_cl <= {f_cl[F_CW*(TL+1)-1:0], r6_pre, r6_other, r6_bad_tcp, r6_seq, r6_plen, r6_flags};
+function [F_CW-1:0] f_qrec(input [RW-1:0] q);
+    f_qrec = {q[Q_PRE], q[Q_OTHER], q[Q_BAD_TCP], q[Q_SEQ +: 32], q[Q_PLEN +: 16], q[Q_FLAGS +: 8]};
+endfunction
+wire [F_CW-1:0] f_cl_out = f_cl[F_CW*(TL+1) +: F_CW];
+wire            f_take = !f_cl_out[F_CW-1] && !f_cl_out[F_CW-2] && !f_cl_out[F_CW-3];
+always @* begin
+    if (f_past_valid && !rst) begin
+        if (f_valid) begin
+            assert (f_class != CLASS_OK || f_take);
+            assert (f_seq == f_cl_out[24 +: 32]);
+            assert (f_plen == f_cl_out[8 +: 16]);
+            assert (f_flags == f_cl_out[0 +: 8]);
+        end
+        // invariants: the class line's records; a decided class is never OK
+        assert (!r6_pre || r6_cls != CLASS_OK);
+        assert (!q_ps[Q_PRE] || q_ps[Q_CLS +: 2] != CLASS_OK);
+        assert (!q_cls[Q_PRE] || q_cls[Q_CLS +: 2] != CLASS_OK);
+        if (f_ends[6 + TL - 3])
+            assert (f_qrec(q_ps) == f_cl[F_CW*(TL-3) +: F_CW]);
+        if (f_ends[6 + TL])
+            assert (f_qrec(q_cls) == f_cl[F_CW*TL +: F_CW]);
+    end
+end
+
 always @* begin
     if (f_past_valid && !rst) begin
         cover (in_valid && in_last && f_nb == 16'd0 && f_ends[0]);   // one-beat frames back to back
@@ -1021,27 +1053,32 @@ wire [F_RW-1:0] f_rec = {gn_ok && {1'b0, f_len} >= {1'b0, gn_ipend}, gn_tag, gn_
                          f_tup || tuple_done, f_tbad || (tuple_done && !f_tmatch),
                          seq_now == gn_seq, gn_seq, gn_tcplen - {10'd0, gn_doff, 2'b00}, gn_flags,
                          1'b0};
-reg [F_RW*F_L-1:0] f_recs;
-reg [F_L-2:0]      f_pbads;
+reg [F_RW*6-1:0] f_recs;
+reg [4:0]        f_pbads;
 always @(posedge clk) begin
-    f_recs <= {f_recs[F_RW*(F_L-1)-1:0], f_rec};
-    f_pbads <= {f_pbads[F_L-3:0], f_plast && f_pbad_n};
+    f_recs <= {f_recs[F_RW*5-1:0], f_rec};
+    f_pbads <= {f_pbads[3:0], f_plast && f_pbad_n};
 end
-wire [F_RW-1:0] f_out = f_recs[F_RW*(F_L-1) +: F_RW];
+// the frame whose last beat came six cycles ago (at R6 now)
+wire [F_RW-1:0] f_out = f_recs[F_RW*5 +: F_RW];
 wire        fo_ok = f_out[F_RW-1], fo_tag = f_out[F_RW-2], fo_v6 = f_out[F_RW-3];
 wire        fo_tseen = f_out[F_RW-4], fo_tbad = f_out[F_RW-5], fo_seqnow = f_out[F_RW-6];
 wire [31:0] fo_seq = f_out[F_RW-7 -: 32];
 wire [15:0] fo_plen = f_out[F_RW-39 -: 16];
 wire [7:0]  fo_flags = f_out[F_RW-55 -: 8];
+// R6 may class the frame OK (r6_take: not decided, not NOT_TCP, TCP
+// header good; the checksums decide the rest); the class line carries
+// this to f_valid (proven in every proof above: f_take)
+wire r6_take = r6_end && !r6_pre && !r6_other && !r6_bad_tcp;
 always @* begin
-    if (f_past_valid && !rst && f_valid && f_class == CLASS_OK) begin
+    if (f_past_valid && !rst && r6_take) begin
         assert (fo_ok);
         assert (fo_tseen && !fo_tbad);
         assert (fo_seqnow);
-        assert (!f_pbads[F_L-2]);
-        assert (f_seq == fo_seq);
-        assert (f_plen == fo_plen);
-        assert (f_flags == fo_flags);
+        assert (!f_pbads[4]);
+        assert (r6_seq == fo_seq);
+        assert (r6_plen == fo_plen);
+        assert (r6_flags == fo_flags);
     end
     // no payload word without a beat
     if (f_past_valid && !rst)
@@ -1050,11 +1087,11 @@ end
 
 always @* begin
     if (f_past_valid && !rst) begin
-        cover (f_valid && f_class == CLASS_OK && !fo_v6);                 // an IPv4/TCP frame taken
-        cover (f_valid && f_class == CLASS_OK && fo_v6);                  // an IPv6/TCP frame taken
-        cover (f_valid && f_class == CLASS_OK && fo_tag);                 // a tagged one
-        cover (f_valid && f_class == CLASS_NOT_TCP && f_drop == NOT_TCP_IPV6_EXT);   // an IPv6 extension header
-        cover (f_valid && f_class == CLASS_DROP);                         // a dropped frame
+        cover (r6_take && !fo_v6);                                        // an IPv4/TCP frame taken
+        cover (r6_take && fo_v6);                                         // an IPv6/TCP frame taken
+        cover (r6_take && fo_tag);                                        // a tagged one
+        cover (r6_end && r6_pre && r6_cls == CLASS_NOT_TCP && r6_drop == NOT_TCP_IPV6_EXT);   // an IPv6 extension header
+        cover (r6_end && r6_pre && r6_cls == CLASS_DROP);                 // a dropped frame
         cover (f_plast && w_pmask != {WPB{1'b0}});                       // a last beat with payload words
     end
 end
