@@ -817,16 +817,21 @@ end
 //     frame): a ghost shift register of the last beats against f_valid;
 //   - tuple_done (the 4-tuple lookup of mpa_rx_ctx and the tuple beat of
 //     mpa_rx_feed) only in a beat, at most once per frame (so never after
-//     the frame's last beat, nor its f_valid).
-// With F_PARSE_CLASS, for a frame of class OK at f_valid, against a
-// model of its header (rtl/formal/mpa_rx_fhdr.v) read from the octets
-// captured from the accepted beats at their frame offsets:
+//     the frame's last beat, nor its f_valid);
+//   - the class line: a frame's class at f_valid is OK only if R6 let it
+//     through (r6_take: not decided, not NOT_TCP, TCP header lengths
+//     good), and f_seq, f_plen, f_flags are R6's.
+// With F_PARSE_CLASS, for a frame R6 lets through (so for every frame of
+// class OK at f_valid), against a model of its header
+// (rtl/formal/mpa_rx_fhdr.v) read from the octets captured from the
+// accepted beats at their frame offsets:
 //   - the header is an IPv4 datagram (version 4, IHL >= 5, protocol 6,
 //     not a fragment) or IPv6 (version 6, Next Header 6) behind an
 //     optional 802.1Q tag, the TCP data offset >= 5 and within the
 //     segment, and the frame holds the whole IP datagram;
-//   - f_seq, f_flags, f_plen (the TCP payload octets) are the header's;
-//     seq_now at the last beat is the sequence number;
+//   - R6's sequence number, flags and payload length (f_seq, f_flags,
+//     f_plen at f_valid) are the header's; seq_now at the last beat is
+//     the sequence number;
 //   - the frame had exactly one tuple_done, and in that beat src_ip_now,
 //     dst_ip_now (IPv4 as ::ffff:a.b.c.d), v6_now, src_port_now and
 //     dst_port_now were the header's;
