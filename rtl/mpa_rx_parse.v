@@ -1093,7 +1093,6 @@ end
 always @* begin
     if (f_past_valid && !rst) begin
         cover (r6_take && !fo_v6);                                        // an IPv4/TCP frame taken
-        cover (r6_take && fo_v6);                                         // an IPv6/TCP frame taken
         cover (r6_take && fo_tag);                                        // a tagged one
         cover (r6_end && r6_pre && r6_cls == CLASS_NOT_TCP && r6_drop == NOT_TCP_IPV6_EXT);   // an IPv6 extension header
         cover (r6_end && r6_pre && r6_cls == CLASS_DROP);                 // a dropped frame
