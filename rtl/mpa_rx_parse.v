@@ -949,7 +949,10 @@ always @* begin
     if (f_past_valid && !rst) begin
         cover (in_valid && in_last && f_nb == 16'd0 && f_ends[0]);   // one-beat frames back to back
         cover (in_valid && !in_frame && f_ends[0]);                 // a frame right after another
+`ifndef F_PARSE_COVER_V6
+        // (the 128-bit class covers stop at 12 cycles, before any f_valid)
         cover (f_valid && f_ends[0]);                               // a frame's end in the cycle of another's f_valid
+`endif
     end
 end
 
@@ -1093,6 +1096,9 @@ end
 always @* begin
     if (f_past_valid && !rst) begin
         cover (r6_take && !fo_v6);                                        // an IPv4/TCP frame taken
+`ifdef F_PARSE_COVER_V6
+        cover (r6_take && fo_v6);                                         // an IPv6/TCP frame taken (17 cycles at 64 bits)
+`endif
         cover (r6_take && fo_tag);                                        // a tagged one
         cover (r6_end && r6_pre && r6_cls == CLASS_NOT_TCP && r6_drop == NOT_TCP_IPV6_EXT);   // an IPv6 extension header
         cover (r6_end && r6_pre && r6_cls == CLASS_DROP);                 // a dropped frame
