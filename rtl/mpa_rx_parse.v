@@ -804,6 +804,310 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Proven by `make formal` (docs/robustness.md, "Formal proofs"). The
+// environment: any beats (in_valid one a cycle, never stalled), any
+// frames; the input contract of docs/design.md section 4 on in_keep (all
+// ones but on a last beat, there contiguous from lane 0 and not empty);
+// frames shorter than 64 KiB (this module's stated limit).
+// Properties (always):
+//   - f_valid exactly L_PARSE = 8 + TL cycles after each frame's last
+//     beat, never else (so one per frame, none after a reset without a
+//     frame): a ghost shift register of the last beats against f_valid;
+//   - tuple_done (the 4-tuple lookup of mpa_rx_ctx and the tuple beat of
+//     mpa_rx_feed) only in a beat, at most once per frame (so never after
+//     the frame's last beat, nor its f_valid);
+//   - the class line: a frame's class at f_valid is OK only if R6 let it
+//     through (r6_take: not decided, not NOT_TCP, TCP header lengths
+//     good), and f_seq, f_plen, f_flags are R6's.
+// With F_PARSE_CLASS, for a frame R6 lets through (so for every frame of
+// class OK at f_valid), against a model of its header
+// (rtl/formal/mpa_rx_fhdr.v) read from the octets captured from the
+// accepted beats at their frame offsets:
+//   - the header is an IPv4 datagram (version 4, IHL >= 5, protocol 6,
+//     not a fragment) or IPv6 (version 6, Next Header 6) behind an
+//     optional 802.1Q tag, the TCP data offset >= 5 and within the
+//     segment, and the frame holds the whole IP datagram;
+//   - R6's sequence number, flags and payload length (f_seq, f_flags,
+//     f_plen at f_valid) are the header's; seq_now at the last beat is
+//     the sequence number;
+//   - the frame had exactly one tuple_done, and in that beat src_ip_now,
+//     dst_ip_now (IPv4 as ::ffff:a.b.c.d), v6_now, src_port_now and
+//     dst_port_now were the header's;
+//   - every word w_pmask marked in the frame (word k: octets [4k-2,
+//     4k+1]) starts at or after the TCP payload's first octet and before
+//     the IP datagram's end (so inside the frame too), and the marked
+//     words are one contiguous run.
+// The checksum values are free (x3_ip_bad, x3_tcp_bad cut in the proofs):
+// what is proven holds whatever the adder trees compute; their values
+// are co-simulation's.
+localparam F_L = 8 + TL;               // L_PARSE
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+// the input contract on in_keep, frames below 64 KiB
+reg [15:0] f_nb;                       // beats of the open frame
+always @* begin
+    if (in_valid) begin
+        if (!in_last)
+            assume (in_keep == {KEEP{1'b1}});
+        else
+            assume (in_keep[0] && (in_keep & (in_keep + 1'b1)) == {KEEP{1'b0}});
+        assume (f_nb < 16'd65535 / KEEP);
+    end
+end
+
+// the model: last beats of the last F_L cycles (the latest in bit 0), the
+// open frame's beats and whether its tuple came
+reg [F_L-1:0] f_ends;
+reg           f_tup;
+always @(posedge clk) begin
+    f_ends <= {f_ends[F_L-2:0], in_valid && in_last};
+    if (in_valid) begin
+        f_nb <= in_last ? 16'd0 : f_nb + 16'd1;
+        if (tuple_done)
+            f_tup <= 1'b1;
+        if (in_last)
+            f_tup <= 1'b0;
+    end
+    if (rst) begin
+        f_ends <= {F_L{1'b0}};
+        f_nb <= 16'd0;
+        f_tup <= 1'b0;
+    end
+end
+
+// the word where the 4-tuple completes (its ports), from the registers
+// once the tag and the header length are known
+wire [15:0] f_tpos = v6_r ? (vlan_r ? 16'd15 : 16'd14) : {11'd0, vlan_r} + {12'd0, ihl_r} + 16'd4;
+integer f_j;
+always @* begin
+    if (f_past_valid && !rst) begin
+        assert (f_valid == f_ends[F_L-1]);
+        assert (!tuple_done || in_valid);
+        assert (!(tuple_done && f_tup));
+        // induction invariants: the stages' frame ends, the beat number
+        assert (r1_end == f_ends[0]);
+        assert (r2_end == f_ends[1]);
+        assert (r3_end == f_ends[2]);
+        assert (r4_end == f_ends[3]);
+        assert (r5_end == f_ends[4]);
+        assert (r6_end == f_ends[5]);
+        assert (q_ps[Q_END] == f_ends[5 + TL - 2]);
+        assert (q_cls[Q_END] == f_ends[F_L-2]);
+        assert (in_frame == (f_nb != 16'd0));
+        assert (bn == (f_nb < NB ? {{(NB-1){1'b0}}, 1'b1} << f_nb : {NB{1'b0}}));
+        assert (beat_base == f_nb * WPB[15:0]);
+        for (f_j = 0; f_j < WPB; f_j = f_j + 1)
+            assert (kq[f_j] == beat_base + f_j[15:0]);
+        // the tuple came iff its word was in a beat of the frame
+        if (f_nb > IB)
+            assert (f_tup == (f_tpos < f_nb * WPB[15:0]));
+        else
+            assert (!f_tup);
+    end
+end
+
+// the class line: R6's take / NOT_TCP / bad TCP header bits and the
+// record's fields of the last TL + 2 cycles (the latest in entry 0), each
+// with the frame end it came with (f_ends[6 + j]); the frame's class at
+// f_valid is OK only if R6 let it through (f_take)
+localparam F_CW = 1 + 1 + 1 + 32 + 16 + 8;
+reg [F_CW*(TL+2)-1:0] f_cl;
+always @(posedge clk)
+    f_cl <= {f_cl[F_CW*(TL+1)-1:0], r6_pre, r6_other, r6_bad_tcp, r6_seq, r6_plen, r6_flags};
+function [F_CW-1:0] f_qrec(input [RW-1:0] q);
+    f_qrec = {q[Q_PRE], q[Q_OTHER], q[Q_BAD_TCP], q[Q_SEQ +: 32], q[Q_PLEN +: 16], q[Q_FLAGS +: 8]};
+endfunction
+wire [F_CW-1:0] f_cl_out = f_cl[F_CW*(TL+1) +: F_CW];
+wire            f_take = !f_cl_out[F_CW-1] && !f_cl_out[F_CW-2] && !f_cl_out[F_CW-3];
+always @* begin
+    if (f_past_valid && !rst) begin
+        if (f_valid) begin
+            assert (f_class != CLASS_OK || f_take);
+            assert (f_seq == f_cl_out[24 +: 32]);
+            assert (f_plen == f_cl_out[8 +: 16]);
+            assert (f_flags == f_cl_out[0 +: 8]);
+        end
+        // invariants: the class line's records; a decided class is never OK
+        assert (!r6_pre || r6_cls != CLASS_OK);
+        assert (!q_ps[Q_PRE] || q_ps[Q_CLS +: 2] != CLASS_OK);
+        assert (!q_cls[Q_PRE] || q_cls[Q_CLS +: 2] != CLASS_OK);
+        if (f_ends[6 + TL - 3])
+            assert (f_qrec(q_ps) == f_cl[F_CW*(TL-3) +: F_CW]);
+        if (f_ends[6 + TL])
+            assert (f_qrec(q_cls) == f_cl[F_CW*TL +: F_CW]);
+    end
+end
+
+always @* begin
+    if (f_past_valid && !rst) begin
+        cover (in_valid && in_last && f_nb == 16'd0 && f_ends[0]);   // one-beat frames back to back
+        cover (in_valid && !in_frame && f_ends[0]);                 // a frame right after another
+`ifndef F_PARSE_COVER_V6
+        // (the 128-bit class covers stop at 12 cycles, before any f_valid)
+        cover (f_valid && f_ends[0]);                               // a frame's end in the cycle of another's f_valid
+`endif
+    end
+end
+
+`ifdef F_PARSE_CLASS
+localparam F_NO = 98;                  // header octets modelled (mpa_rx_fhdr)
+reg  [8*F_NO-1:0] f_oct;               // captured up to the last cycle's beat
+reg  [8*F_NO-1:0] f_now;               // and this beat's
+integer f_i;
+always @* begin
+    f_now = f_oct;
+    for (f_i = 0; f_i < F_NO; f_i = f_i + 1)
+        if (in_valid && f_nb == f_i / KEEP)
+            f_now[8*f_i +: 8] = in_data[8*(f_i % KEEP) +: 8];
+end
+always @(posedge clk)
+    f_oct <= f_now;
+
+// the header with this beat's octets (at the tuple and last beats), and
+// as captured up to the last cycle's beat (for its payload mask)
+wire         gn_tag, gn_v6, gn_ok, gp_v6;
+wire [31:0]  gn_src4, gn_dst4, gn_seq;
+wire [127:0] gn_src6, gn_dst6;
+wire [15:0]  gn_sport, gn_dport, gn_tcplen;
+wire [3:0]   gn_doff;
+wire [7:0]   gn_flags;
+wire [16:0]  gn_ipend, gp_ps, gp_ipend;
+mpa_rx_fhdr #(.NO(F_NO)) f_hn (
+    .oct(f_now), .tag(gn_tag), .etype(), .v4(), .v6(gn_v6), .ver(), .ihl(), .tlen(), .frag(), .proto(),
+    .src4(gn_src4), .dst4(gn_dst4), .plen6(), .nh(), .src6(gn_src6), .dst6(gn_dst6),
+    .sport(gn_sport), .dport(gn_dport), .seq(gn_seq), .doff(gn_doff), .flags(gn_flags),
+    .e(), .t(), .ps(), .ipend(gn_ipend), .tcplen(gn_tcplen), .hdr_ok(gn_ok)
+);
+mpa_rx_fhdr #(.NO(F_NO)) f_hp (
+    .oct(f_oct), .tag(), .etype(), .v4(), .v6(gp_v6), .ver(), .ihl(), .tlen(), .frag(), .proto(),
+    .src4(), .dst4(), .plen6(), .nh(), .src6(), .dst6(),
+    .sport(), .dport(), .seq(), .doff(), .flags(),
+    .e(), .t(), .ps(gp_ps), .ipend(gp_ipend), .tcplen(), .hdr_ok()
+);
+
+// the frame's length at its last beat
+reg [16:0] f_len;
+integer f_b;
+always @* begin
+    f_len = {1'b0, f_nb} * KEEP;
+    for (f_b = 0; f_b < KEEP; f_b = f_b + 1)
+        f_len = f_len + {16'd0, in_keep[f_b]};
+end
+
+// the tuple beat against the header
+wire f_tmatch = v6_now == gn_v6 &&
+                src_ip_now == (gn_v6 ? gn_src6 : {80'd0, 16'hffff, gn_src4}) &&
+                dst_ip_now == (gn_v6 ? gn_dst6 : {80'd0, 16'hffff, gn_dst4}) &&
+                src_port_now == gn_sport && dst_port_now == gn_dport;
+reg f_tbad;                            // the open frame's tuple beat was wrong
+always @(posedge clk) begin
+    if (in_valid) begin
+        if (tuple_done && !f_tmatch)
+            f_tbad <= 1'b1;
+        if (in_last)
+            f_tbad <= 1'b0;
+    end
+    if (rst)
+        f_tbad <= 1'b0;
+end
+
+// the payload mask of the last cycle's beat: word k = f_pk0 + j
+reg        f_pv, f_plast;
+reg [15:0] f_pk0;
+reg        f_pon, f_pgap, f_pbad;      // the open frame: a word marked, a gap after one, a bad word
+reg        f_pon_n, f_pgap_n, f_pbad_n;
+reg [17:0] f_wo;                       // word k's first octet, 4k - 2
+integer    f_k;
+always @(posedge clk) begin
+    f_pv <= in_valid;
+    f_plast <= in_valid && in_last;
+    f_pk0 <= f_nb * WPB[15:0];
+    if (rst)
+        f_pv <= 1'b0;
+end
+always @* begin
+    f_pon_n = f_pon; f_pgap_n = f_pgap; f_pbad_n = f_pbad;
+    if (f_pv) begin
+        for (f_k = 0; f_k < WPB; f_k = f_k + 1) begin
+            f_wo = {f_pk0 + f_k[15:0], 2'b00} - 18'd2;
+            if (w_pmask[f_k]) begin
+                if (f_pgap_n || f_wo < {1'b0, gp_ps} || f_wo >= {1'b0, gp_ipend})
+                    f_pbad_n = 1'b1;
+                f_pon_n = 1'b1;
+            end else if (f_pon_n)
+                f_pgap_n = 1'b1;
+        end
+    end
+end
+always @(posedge clk) begin
+    f_pon <= f_pon_n; f_pgap <= f_pgap_n; f_pbad <= f_pbad_n;
+    if (f_plast || rst) begin
+        f_pon <= 1'b0; f_pgap <= 1'b0; f_pbad <= 1'b0;
+    end
+end
+
+// per frame, from its last beat to its f_valid: the model's verdict on the
+// header and lengths, its fields, the tuple's checks; the payload mask's
+// check from the cycle after the last beat
+localparam F_RW = 1 + 1 + 1 + 1 + 1 + 1 + 32 + 16 + 8 + 1;
+wire [F_RW-1:0] f_rec = {gn_ok && {1'b0, f_len} >= {1'b0, gn_ipend}, gn_tag, gn_v6,
+                         f_tup || tuple_done, f_tbad || (tuple_done && !f_tmatch),
+                         seq_now == gn_seq, gn_seq, gn_tcplen - {10'd0, gn_doff, 2'b00}, gn_flags,
+                         1'b0};
+reg [F_RW*6-1:0] f_recs;
+reg [4:0]        f_pbads;
+always @(posedge clk) begin
+    f_recs <= {f_recs[F_RW*5-1:0], f_rec};
+    f_pbads <= {f_pbads[3:0], f_plast && f_pbad_n};
+end
+// the frame whose last beat came six cycles ago (at R6 now)
+wire [F_RW-1:0] f_out = f_recs[F_RW*5 +: F_RW];
+wire        fo_ok = f_out[F_RW-1], fo_tag = f_out[F_RW-2], fo_v6 = f_out[F_RW-3];
+wire        fo_tseen = f_out[F_RW-4], fo_tbad = f_out[F_RW-5], fo_seqnow = f_out[F_RW-6];
+wire [31:0] fo_seq = f_out[F_RW-7 -: 32];
+wire [15:0] fo_plen = f_out[F_RW-39 -: 16];
+wire [7:0]  fo_flags = f_out[F_RW-55 -: 8];
+// R6 may class the frame OK (r6_take: not decided, not NOT_TCP, TCP
+// header good; the checksums decide the rest); the class line carries
+// this to f_valid (proven in every proof above: f_take)
+wire r6_take = r6_end && !r6_pre && !r6_other && !r6_bad_tcp;
+always @* begin
+    if (f_past_valid && !rst && r6_take) begin
+        assert (fo_ok);
+        assert (fo_tseen && !fo_tbad);
+        assert (fo_seqnow);
+        assert (!f_pbads[4]);
+        assert (r6_seq == fo_seq);
+        assert (r6_plen == fo_plen);
+        assert (r6_flags == fo_flags);
+    end
+    // no payload word without a beat
+    if (f_past_valid && !rst)
+        assert (f_pv || w_pmask == {WPB{1'b0}});
+end
+
+always @* begin
+    if (f_past_valid && !rst) begin
+        cover (r6_take && !fo_v6);                                        // an IPv4/TCP frame taken
+`ifdef F_PARSE_COVER_V6
+        cover (r6_take && fo_v6);                                         // an IPv6/TCP frame taken (17 cycles at 64 bits)
+`endif
+        cover (r6_take && fo_tag);                                        // a tagged one
+        cover (r6_end && r6_pre && r6_cls == CLASS_NOT_TCP && r6_drop == NOT_TCP_IPV6_EXT);   // an IPv6 extension header
+        cover (r6_end && r6_pre && r6_cls == CLASS_DROP);                 // a dropped frame
+        cover (f_plast && w_pmask != {WPB{1'b0}});                       // a last beat with payload words
+    end
+end
+`endif
+`endif
+
 endmodule
 
 `resetall
