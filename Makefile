@@ -5,7 +5,7 @@ GO     ?= go
 SHELL  := /bin/bash
 export CGO_ENABLED := 1
 
-.PHONY: all deps test test-go test-checks check-make check-pure lint lint-go run bench bench-rtl bench-replay fuzz-short clean
+.PHONY: all deps test test-go test-checks test-checks-niced check-make check-pure lint lint-go run bench bench-rtl bench-replay fuzz-short clean
 
 all: test
 
@@ -31,11 +31,19 @@ RUN_VARIANTS := mpa_rx_axi_top_w$(RUN_WIDTH) mpa_rx_w$(RUN_WIDTH)
 # make test: the tools first, then, side by side, the formal proofs of
 # mk/formal.mk (they need no model) and test-checks: every model in
 # parallel, the checks of the makefiles, pure-Go build, RTL lint, then the
-# Go tests. Each fills the cores the other leaves idle, to the end of the
-# run. The first step is a sub-make so that nothing of the next is read or
-# run before the tools are installed.
+# Go tests. test-checks runs at nice TEST_NICE: the proofs take the cores
+# first, so that make formal ends as soon as it would on the machine alone,
+# and the model build and the tests take whatever the proofs leave idle (a
+# core from the moment one proof is left), to the end of the run. The first
+# step is a sub-make so that nothing of the next is read or run before the
+# tools are installed.
+TEST_NICE ?= 19
+
 test: deps
-	@$(MAKE) --no-print-directory -j$(SIM_JOBS) formal test-checks
+	@$(MAKE) --no-print-directory -j$(SIM_JOBS) formal test-checks-niced
+
+test-checks-niced:
+	@nice -n $(TEST_NICE) $(MAKE) --no-print-directory test-checks
 
 # Everything of make test after the tools, one step after another.
 test-go: formal test-checks
