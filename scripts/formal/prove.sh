@@ -22,15 +22,21 @@
 #     logic too); used to cut a datapath that the properties do not read
 #     and that z3 cannot even load in time (crc32c's XOR matrices).
 # Then yosys-smtbmc with the proof's solver (the last column; z3 when
-# empty). z3 4.8.12 (Debian) is the default; cvc5 1.0.3 (Debian) runs the
-# proofs of mpa_rx_ddp and mpa_rx_place, whose models z3 cannot even load:
-# it expands each define-fun of the model with its whole cone of logic and
-# simplifies it (one definition of mpa_rx_ddp took 20 s of CPU, the model
-# did not finish loading in 300 s), where cvc5 loads it in 0.03 s. cvc5
-# also runs the completion gate's proofs (mpa_rx_axi_gate): their induction
-# step takes it 30 to 35 s of CPU, z3 140 to 190 s. Elsewhere z3 is the
-# faster: cvc5 timed out where z3 takes seconds (the walker's store, the
-# parser's flow, the 512-entry FIFO, crc32c at 512 bits, the AXI master).
+# empty): z3 4.8.12 or cvc5 1.0.3 (the Debian ones), whichever ends the
+# proof in less CPU time, measured proof by proof.
+#   z3-unroll (yosys-smtbmc --unroll: it expands the model's functions
+#     itself): plain z3 cannot load the larger models (it expands each
+#     define-fun with its whole cone of logic and simplifies it: one
+#     definition of mpa_rx_ddp took 20 s of CPU, the model did not finish
+#     loading in 300 s). With --unroll it is the fastest on E2 and the
+#     verdict: mpa_rx_place's write window 33 s of CPU where cvc5 took 170
+#     to 310 s, its tiling 86 s (cvc5 483), mpa_rx_verdict 4 s (cvc5 70 to
+#     88); and on the AXI blocks, the walker's parts and the parser's class.
+#   cvc5: loads every model in well under a second; the fastest on
+#     mpa_rx_ddp (z3 --unroll 142 s against 55 to 74), mpa_rx_ctx and the
+#     completion gate (33 s, z3 140 to 190 s).
+#   z3: the small models (the FIFOs, delay lines, crc32c, the parser's
+#     flow), where cvc5 timed out on proofs z3 ends in seconds.
 #   prove K or K/B: k-induction: the base case (BMC from reset, B steps;
 #            B = K when not given, B >= K) and the induction step (-i, K
 #            steps); both must pass. A deeper base case finds a real
@@ -67,9 +73,7 @@ expect=$(field 9)
 group=$(field 10)
 solver=$(field 11)
 [ -n "$solver" ] || solver=z3
-# SOLVER-unroll: yosys-smtbmc --unroll expands the model's functions itself
-# (the AXI blocks: z3 takes minutes to hours to load their transition
-# functions otherwise).
+# SOLVER-unroll: yosys-smtbmc --unroll (above).
 unroll=""
 case $solver in *-unroll) solver=${solver%-unroll}; unroll=--unroll ;; esac
 
