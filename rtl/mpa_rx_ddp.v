@@ -1195,6 +1195,97 @@ always @* begin
         cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_U_VERSION);
     end
 end
+
+`ifdef F_DDP_LIVE
+// ------------------------------------------------ bounded liveness
+// With m_evt always ready (and the token and descriptor FIFOs never full,
+// as above) and a frame's records in the walker's FIFO by the time E1
+// wants them (assumed: rec_valid whenever the frame taken, or the one at
+// the verdict queue's head, has a record not yet taken; mpa_rx_walk's
+// records of a frame leave before its summary, so before its verdict
+// record): E1 starts a frame (its VERDICT event) in the cycle it is at the
+// verdict queue's head and the frame before it has its token, and gives its
+// token at most 1 + EVT_LANES == 1 ? 4 : 2 cycles per record after that
+// for a PLACE frame (a lookup, a check, the FPDU event and DELIVERED; with
+// two lanes the next lookup in the cycle of a record's beat), and 1 + one
+// cycle per record for any other frame. f_dc: cycles since that start.
+always @* begin
+    assume (m_evt_tready);
+    if (f_own_p || (vq_valid && f_h_taken < vq_nrec))
+        assume (rec_valid);
+end
+reg  [19:0] f_dc = 20'd0;
+wire        f_dpend = vq_valid || f_p_tok;     // a frame at the head or taken, without its token
+always @(posedge clk) begin
+    f_dc <= f_dc + 20'd1;
+    if (rst || tok_valid || !f_dpend)
+        f_dc <= 20'd0;
+end
+localparam [3:0] F_PER_REC = EVT_LANES == 1 ? 4'd4 : 4'd2;
+function [19:0] f_bound(input [VQ_W-1:0] v);
+    begin
+        f_bound = v[VQ_VERDICT +: VQ_VERDICT_W] == VERDICT_PLACE ? 20'd1 + F_PER_REC * {4'd0, v[VQ_NREC +: 16]}
+                                                                  : 20'd1 + {4'd0, v[VQ_NREC +: 16]};
+    end
+endfunction
+always @* begin
+    if (!rst) begin
+        if (tok_valid)
+            assert (f_dc <= f_bound(f_tf));
+        cover (tok_valid && f_tf[VQ_VERDICT +: 2] == VERDICT_PLACE && f_tf[VQ_NREC +: 16] == 16'd2 &&
+               f_dc == f_bound(f_tf));
+        cover (tok_valid && f_tf[VQ_VERDICT +: 2] == VERDICT_DROP && f_tf[VQ_NREC +: 16] == 16'd2 &&
+               f_dc == f_bound(f_tf));
+    end
+end
+// induction invariants: how far a frame is, against f_dc
+generate
+if (EVT_LANES == 1) begin : f_one_live
+    wire [2:0]  ph = g_one.ph;
+    wire [19:0] f_done = {4'd0, vq_nrec - g_one.left};   // records taken
+    always @* begin
+        if (!rst && vq_valid) begin
+            if (ph == 3'd0)
+                assert (f_dc == 20'd0);
+            if (ph == 3'd1)
+                assert (f_dc == 20'd1);
+            if (place) begin
+                if (ph == 3'd2)
+                    assert (f_dc <= 20'd2 + 20'd4 * f_done);
+                if (ph == 3'd3)
+                    assert (f_dc <= 20'd3 + 20'd4 * f_done);
+                if (ph == 3'd4)
+                    assert (f_dc <= 20'd4 + 20'd4 * f_done);
+                if (ph == 3'd5)
+                    assert (f_dc <= 20'd5 + 20'd4 * f_done);
+            end else if (ph == 3'd2)
+                assert (f_dc <= 20'd2 + f_done);
+        end
+    end
+end
+if (EVT_LANES == 2) begin : f_two_live
+    wire [1:0]  rs = g_wide.rs;
+    wire [19:0] f_done = {4'd0, f_p[VQ_NREC +: 16] - g_wide.cf_left};   // cf's records taken
+    always @* begin
+        if (!rst) begin
+            if (!f_p_tok && vq_valid)
+                assert (f_dc == 20'd0);
+            if (f_p_tok) begin
+                if (f_p[VQ_VERDICT +: 2] == VERDICT_PLACE) begin
+                    if (rs == 2'd0)
+                        assert (f_dc <= 20'd1 + 20'd2 * f_done);
+                    if (rs == 2'd1 && g_wide.rs_cf)
+                        assert (f_dc <= 20'd2 * f_done);
+                    if (rs == 2'd2 && g_wide.rs_cf)
+                        assert (f_dc <= 20'd1 + 20'd2 * f_done);
+                end else
+                    assert (f_dc <= 20'd1 + f_done);
+            end
+        end
+    end
+end
+endgenerate
+`endif
 `endif
 
 endmodule
