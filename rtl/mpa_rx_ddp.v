@@ -1209,6 +1209,9 @@ end
 // for a PLACE frame (a lookup, a check, the FPDU event and DELIVERED; with
 // two lanes the next lookup in the cycle of a record's beat), and 1 + one
 // cycle per record for any other frame. f_dc: cycles since that start.
+// (ddp_l1_live and ddp_l2_live assume the assertions above this block,
+// which ddp_l1 and ddp_l2 prove, and prove the ones below: its first
+// assertion must stay on line 1200 or later, scripts/formal/proofs.txt.)
 always @* begin
     assume (m_evt_tready);
     if (f_own_p || (vq_valid && f_h_taken < vq_nrec))
