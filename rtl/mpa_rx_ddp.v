@@ -1274,6 +1274,7 @@ if (EVT_LANES == 2) begin : f_two_live
             if (!f_p_tok && vq_valid)
                 assert (f_dc == 20'd0);
             if (f_p_tok) begin
+                assert (f_p_left <= f_p[VQ_NREC +: 16]);
                 if (f_p[VQ_VERDICT +: 2] == VERDICT_PLACE) begin
                     if (rs == 2'd0)
                         assert (f_dc <= 20'd1 + 20'd2 * f_done);
@@ -1281,8 +1282,11 @@ if (EVT_LANES == 2) begin : f_two_live
                         assert (f_dc <= 20'd2 * f_done);
                     if (rs == 2'd2 && g_wide.rs_cf)
                         assert (f_dc <= 20'd1 + 20'd2 * f_done);
-                end else
+                end else begin
+                    // a frame that is not PLACE ends with its last discard
+                    assert (f_p_left != 16'd0);
                     assert (f_dc <= 20'd1 + f_done);
+                end
             end
         end
     end
