@@ -1205,10 +1205,12 @@ end
 // records of a frame leave before its summary, so before its verdict
 // record): E1 starts a frame (its VERDICT event) in the cycle it is at the
 // verdict queue's head and the frame before it has its token, and gives its
-// token at most 1 + EVT_LANES == 1 ? 4 : 2 cycles per record after that
-// for a PLACE frame (a lookup, a check, the FPDU event and DELIVERED; with
-// two lanes the next lookup in the cycle of a record's beat), and 1 + one
-// cycle per record for any other frame. f_dc: cycles since that start.
+// token at most this many cycles after that (f_bound), R its records
+// (VQ_NREC): with one event lane 1 + 4 R for a PLACE frame (the second
+// event, then per record a lookup, a check, the FPDU event and DELIVERED),
+// 1 + R for any other; with two lanes 2 R for a PLACE frame (its first
+// record looked up with or before its VERDICT beat, the next in the cycle
+// of a record's beat), R for any other. f_dc: cycles since that start.
 // (ddp_l1_live and ddp_l2_live assume the assertions above this block,
 // which ddp_l1 and ddp_l2 prove, and prove the ones below: its first
 // assertion must stay on line 1200 or later, scripts/formal/proofs.txt.)
@@ -1224,11 +1226,12 @@ always @(posedge clk) begin
     if (rst || tok_valid || !f_dpend)
         f_dc <= 20'd0;
 end
-localparam [3:0] F_PER_REC = EVT_LANES == 1 ? 4'd4 : 4'd2;
+localparam [3:0]  F_PER_REC = EVT_LANES == 1 ? 4'd4 : 4'd2;
+localparam [19:0] F_FIRST = EVT_LANES == 1 ? 20'd1 : 20'd0;
 function [19:0] f_bound(input [VQ_W-1:0] v);
     begin
-        f_bound = v[VQ_VERDICT +: VQ_VERDICT_W] == VERDICT_PLACE ? 20'd1 + F_PER_REC * {4'd0, v[VQ_NREC +: 16]}
-                                                                  : 20'd1 + {4'd0, v[VQ_NREC +: 16]};
+        f_bound = v[VQ_VERDICT +: VQ_VERDICT_W] == VERDICT_PLACE ? F_FIRST + F_PER_REC * {4'd0, v[VQ_NREC +: 16]}
+                                                                  : F_FIRST + {4'd0, v[VQ_NREC +: 16]};
     end
 endfunction
 always @* begin
@@ -1276,12 +1279,10 @@ if (EVT_LANES == 2) begin : f_two_live
             if (f_p_tok) begin
                 assert (f_p_left <= f_p[VQ_NREC +: 16]);
                 if (f_p[VQ_VERDICT +: 2] == VERDICT_PLACE) begin
-                    if (rs == 2'd0)
-                        assert (f_dc <= 20'd1 + 20'd2 * f_done);
-                    if (rs == 2'd1 && g_wide.rs_cf)
+                    if (rs == 2'd0 || (rs == 2'd2 && g_wide.rs_cf))
                         assert (f_dc <= 20'd2 * f_done);
-                    if (rs == 2'd2 && g_wide.rs_cf)
-                        assert (f_dc <= 20'd1 + 20'd2 * f_done);
+                    if (rs == 2'd1 && g_wide.rs_cf)
+                        assert (f_dc + 20'd1 <= 20'd2 * f_done);
                 end else begin
                     // a frame that is not PLACE ends with its last discard
                     assert (f_p_left != 16'd0);
