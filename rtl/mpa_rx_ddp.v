@@ -1238,7 +1238,7 @@ always @* begin
     if (!rst) begin
         if (tok_valid)
             assert (f_dc <= f_bound(f_tf));
-        cover (tok_valid && f_tf[VQ_VERDICT +: 2] == VERDICT_PLACE && f_tf[VQ_NREC +: 16] == 16'd2 &&
+        cover (tok_valid && f_tf[VQ_VERDICT +: 2] == VERDICT_PLACE && f_tf[VQ_NREC +: 16] == 16'd1 &&
                f_dc == f_bound(f_tf));
         cover (tok_valid && f_tf[VQ_VERDICT +: 2] == VERDICT_DROP && f_tf[VQ_NREC +: 16] == 16'd2 &&
                f_dc == f_bound(f_tf));
