@@ -970,12 +970,15 @@ end
 //     cycle after its token is taken (E2 idle) or the cycle after the frame
 //     before it is done;
 //   - E2 reads a frame-FIFO beat in every cycle it holds a frame but at
-//     most one in a row: a beat at least every two cycles;
+//     most one in a row up to 16 lanes: a beat at least every two cycles;
 //   - a frame is done (frame_done) at most beats - 1 cycles after it
-//     starts, beats - 1 + ndesc for a PLACE frame of ndesc descriptors: a
-//     cycle lost only at the first payload beat of an FPDU while the last
-//     write of the FPDU before it is pending (one per descriptor, the
-//     previous frame's last included).
+//     starts, beats - 1 + ndesc for a PLACE frame of ndesc descriptors up to
+//     16 lanes: a cycle lost only at the first payload beat of an FPDU while
+//     the last write of the FPDU before it is pending (one per descriptor,
+//     the previous frame's last included); beats - 1 + 2 ndesc at more lanes,
+//     where a beat in which an FPDU ends is handled again for the next one
+//     (keep_beat: one more cycle per descriptor; how many in a row depends
+//     on the FPDUs' lengths, free here, so no bound in a row is stated).
 // f_lc: cycles since the frame E2 holds (the model's ft0) started; f_lst
 // of them without a beat read; f_ldn its descriptors finished.
 // f_lrdy selects that environment: always in the proof; in the cover proof
@@ -1016,13 +1019,15 @@ always @(posedge clk) begin
     end
 end
 wire [15:0] f_lbeats = ft0[TOK_BEATS +: TOK_BEATS_W];
+localparam [1:0] F_LSTALL = KEEP_WIDTH > 16 ? 2'd2 : 2'd1;   // cycles lost per descriptor at most
 wire [15:0] f_lndesc = f_cur_place ? ft0[TOK_NDESC +: TOK_NDESC_W] : 16'd0;
 always @* begin
     if (!rst && f_lrdy) begin
         assert (tok_ready == (ft_cnt != 2'd2));
-        assert (!(f_lstall && f_lnow));
+        if (KEEP_WIDTH <= 16)
+            assert (!(f_lstall && f_lnow));
         if (frame_done)
-            assert (f_lc + 17'd1 <= {1'b0, f_lbeats} + {1'b0, f_lndesc});
+            assert ({1'b0, f_lc} + 18'd1 <= {2'b00, f_lbeats} + {16'd0, F_LSTALL} * {2'b00, f_lndesc});
         // induction invariants: each cycle of a frame reads a beat or is a
         // stall, a stall only with a pending last write in a frame with a
         // descriptor left, one stall per pending last write
@@ -1030,13 +1035,14 @@ always @* begin
             assert (f_lc == 17'd0 && f_lst == 17'd0 && f_ldn == 17'd0 && !f_lstall);
         else begin
             assert (f_lc == {1'b0, f_beats} + f_lst);
-            assert (!f_lnow || (fl && is_place && d_any));
+            assert (!f_lnow || (is_place && d_any && (fl || keep_beat)));
             assert (f_ldn <= {1'b0, ft0[TOK_NDESC +: TOK_NDESC_W]});
             assert (f_ldn + {1'b0, dleft} == {1'b0, ft0[TOK_NDESC +: TOK_NDESC_W]});
             assert (f_cur_place || (f_ldn == 17'd0 && f_lst == 17'd0));
-            assert ({1'b0, f_lst} + {17'd0, d_any && fl} <= {1'b0, f_ldn} + {17'd0, d_any});
+            assert ({1'b0, f_lst} + {17'd0, d_any && fl} <= {16'd0, F_LSTALL} * {1'b0, f_ldn} + {17'd0, d_any});
         end
-        cover (frame_done && f_cur_place && f_lndesc == 16'd1 && f_lc + 17'd1 == {1'b0, f_lbeats} + {1'b0, f_lndesc});
+        cover (frame_done && f_cur_place && f_lndesc == 16'd1 &&
+               {1'b0, f_lc} + 18'd1 == {2'b00, f_lbeats} + {16'd0, F_LSTALL} * {2'b00, f_lndesc});
         cover (frame_done && f_cur_exc && f_lbeats == 16'd3);
     end
 end
