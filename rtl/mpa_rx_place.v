@@ -1029,8 +1029,8 @@ always @* begin
         if (frame_done)
             assert ({1'b0, f_lc} + 18'd1 <= {2'b00, f_lbeats} + {16'd0, F_LSTALL} * {2'b00, f_lndesc});
         // induction invariants: each cycle of a frame reads a beat or is a
-        // stall, a stall only with a pending last write in a frame with a
-        // descriptor left, one stall per pending last write
+        // stall (a pending last write or a beat handled again, a descriptor
+        // left), at most F_LSTALL per descriptor done, one more pending
         if (ft_cnt == 2'd0)
             assert (f_lc == 17'd0 && f_lst == 17'd0 && f_ldn == 17'd0 && !f_lstall);
         else begin
