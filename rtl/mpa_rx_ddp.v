@@ -1212,8 +1212,8 @@ end
 // record looked up with or before its VERDICT beat, the next in the cycle
 // of a record's beat), R for any other. f_dc: cycles since that start.
 // (ddp_l1_live and ddp_l2_live assume the assertions above this block,
-// which ddp_l1 and ddp_l2 prove, and prove the ones below: its first
-// assertion must stay on line 1200 or later, scripts/formal/proofs.txt.)
+// which ddp_l1 and ddp_l2 prove, and prove the ones below: this block's
+// assertions must stay on lines 1200 to 1999, scripts/formal/proofs.txt.)
 always @* begin
     assume (m_evt_tready);
     if (f_own_p || (vq_valid && f_h_taken < vq_nrec))
