@@ -1195,6 +1195,10 @@ always @* begin
         cover (f_fpdu_ev && fs_tracked && f_ev[EVT_DDP_KIND +: EVT_DDP_KIND_W] == DDP_KIND_U_VERSION);
     end
 end
+
+`ifdef F_DDP_LIVE
+`include "formal/mpa_rx_ddp_live.vh"
+`endif
 `endif
 
 endmodule

@@ -297,6 +297,15 @@ always @(posedge clk)
             && !$past(m_ready))
         assert (frl_valid);
 
+// bounded latency (the egress path's bound, docs/robustness.md "Liveness"):
+// a frame record whose two parts are both queued is at the head (m_valid)
+// the next cycle when nothing was popped, so the record of the oldest frame
+// is readable two cycles after the later of its two parts was pushed
+always @(posedge clk)
+    if (f_past_valid && !rst && !$past(rst) && $past(f_frl_count) != 0 && $past(f_frp_count) != 0
+            && !$past(m_ready))
+        assert (m_valid);
+
 always @* begin
     if (!rst) begin
         cover (m_valid && !m_ready && f_m_held);                      // a stall

@@ -958,6 +958,108 @@ always @* begin
 end
 `endif
 `undef F_PROVEN
+
+`ifdef F_PLACE_LIVE
+// ------------------------------------------------ bounded liveness
+// With m_host and m_exc_axis always ready and the frame FIFO's head valid
+// while E2 holds a frame (assumed: a frame's beats are all stored before
+// its last beat, so before its token, and mpa_rx_fifo puts an entry of its
+// RAM on its output the next cycle at the latest):
+//   - tok_ready is high while E2 holds fewer than two frames: a token at
+//     the FIFO's head is taken at once when E2 is idle, a frame starts the
+//     cycle after its token is taken (E2 idle) or the cycle after the frame
+//     before it is done;
+//   - E2 reads a frame-FIFO beat in every cycle it holds a frame but at
+//     most one in a row up to 16 lanes: a beat at least every two cycles;
+//   - a frame is done (frame_done) at most beats - 1 cycles after it
+//     starts, beats - 1 + ndesc for a PLACE frame of ndesc descriptors up to
+//     16 lanes: a cycle lost only at the first payload beat of an FPDU while
+//     the last write of the FPDU before it is pending (one per descriptor,
+//     the previous frame's last included); beats - 1 + 2 ndesc at more lanes,
+//     where a beat in which an FPDU ends is handled again for the next one
+//     (keep_beat: one more cycle per descriptor; how many in a row depends
+//     on the FPDUs' lengths, free here, so no bound in a row is stated).
+// f_lc: cycles since the frame E2 holds (the model's ft0) started; f_lst
+// of them without a beat read; f_ldn its descriptors finished.
+// f_lrdy selects that environment: always in the proof; in the cover proof
+// (F_PLACE_LIVE_COVER) any constant, the properties stated when it is high,
+// so that with it low the other covers (a host write waiting for
+// m_host_ready) stay reachable.
+`ifdef F_PLACE_LIVE_COVER
+(* anyconst *) reg f_lrdy;
+`else
+wire f_lrdy = 1'b1;
+`endif
+always @* begin
+    if (f_lrdy) begin
+        assume (m_host_ready);
+        assume (m_exc_axis_tready);
+        if (!rst && ft_cnt != 2'd0)
+            assume (ff_valid);
+    end
+end
+reg [16:0] f_lc = 17'd0, f_lst = 17'd0, f_ldn = 17'd0;
+reg        f_lstall = 1'b0;         // the cycle before held a frame and read no beat
+wire       f_lnow = ft_cnt != 2'd0 && !f_read;
+always @(posedge clk) begin
+    f_lc <= f_lc + 17'd1;
+    f_lst <= f_lst + {16'd0, f_lnow};
+    f_ldn <= f_ldn + {16'd0, a_done};
+    if (frame_done || ft_cnt == 2'd0) begin
+        f_lc <= 17'd0;
+        f_lst <= 17'd0;
+        f_ldn <= 17'd0;
+    end
+    f_lstall <= f_lnow;
+    if (rst) begin
+        f_lc <= 17'd0;
+        f_lst <= 17'd0;
+        f_ldn <= 17'd0;
+        f_lstall <= 1'b0;
+    end
+end
+wire [15:0] f_lbeats = ft0[TOK_BEATS +: TOK_BEATS_W];
+localparam [1:0] F_LSTALL = KEEP_WIDTH > 16 ? 2'd2 : 2'd1;   // cycles lost per descriptor at most
+wire [15:0] f_lndesc = f_cur_place ? ft0[TOK_NDESC +: TOK_NDESC_W] : 16'd0;
+always @* begin
+    if (!rst && f_lrdy) begin
+        assert (tok_ready == (ft_cnt != 2'd2));
+        if (KEEP_WIDTH <= 16)
+            assert (!(f_lstall && f_lnow));
+        if (frame_done)
+            assert ({1'b0, f_lc} + 18'd1 <= {2'b00, f_lbeats} + {16'd0, F_LSTALL} * {2'b00, f_lndesc});
+        // induction invariants: each cycle of a frame reads a beat or is a
+        // stall (a pending last write or a beat handled again, a descriptor
+        // left), at most F_LSTALL per descriptor done, one more pending
+        if (ft_cnt == 2'd0)
+            assert (f_lc == 17'd0 && f_lst == 17'd0 && f_ldn == 17'd0 && !f_lstall);
+        else begin
+            assert (f_lc == {1'b0, f_beats} + f_lst);
+            assert (!f_lnow || (is_place && d_any && (fl || keep_beat)));
+            assert (f_ldn <= {1'b0, ft0[TOK_NDESC +: TOK_NDESC_W]});
+            assert (f_ldn + {1'b0, dleft} == {1'b0, ft0[TOK_NDESC +: TOK_NDESC_W]});
+            assert (f_cur_place || (f_ldn == 17'd0 && f_lst == 17'd0));
+            assert ({1'b0, f_lst} + {17'd0, d_any && fl} <= {16'd0, F_LSTALL} * {1'b0, f_ldn} + {17'd0, d_any});
+        end
+        cover (frame_done && f_cur_exc && f_lbeats == 16'd3);
+    end
+end
+generate
+if (KEEP_WIDTH <= 16) begin : f_live_narrow
+    // the bound reached
+    always @*
+        if (!rst && f_lrdy)
+            cover (frame_done && f_cur_place && f_lndesc == 16'd1 && {1'b0, f_lc} + 18'd1 == {2'b00, f_lbeats} + {2'b00, f_lndesc});
+end else begin : f_live_wide
+    // a cycle lost to a beat handled again for the next FPDU (the bound
+    // B - 1 + 2D is not reached: the last descriptor's beat is not handled
+    // again)
+    always @*
+        if (!rst && f_lrdy)
+            cover (f_lnow && keep_beat);
+end
+endgenerate
+`endif
 `endif
 
 endmodule

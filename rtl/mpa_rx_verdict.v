@@ -488,6 +488,8 @@ always @* begin
         cover (v0_hazard && (f_pend != 8'd0 || sum_valid));
         cover (f_pend == DEPTH);
         cover (vq_valid && f_go1 && fr_ready);
+        // the longest wait of a summary for V0 (the bound f_age <= 2 above)
+        cover (f_age == 4'd2 && fr_ready);
     end
 end
 `endif
