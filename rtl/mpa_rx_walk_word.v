@@ -473,6 +473,11 @@ always @(posedge clk) begin
     f_fg <= wl_g;
     f_fcm <= wl_cm;
 end
+// the grid phase at stage in against the frame's grid (an induction
+// invariant): the next beat's word 0 has phase a + B - P0
+always @*
+    if (!rst && f_past_valid && f_open && f_pay)
+        assert (ph_next == f_a + f_B[6:0] - f_p0);
 wire f_gpay = f_gx[3*9 + 8];
 wire f_gmon = f_gx[3*9 + 7];
 wire [6:0] f_gx0 = f_gx[3*9 +: 7];
