@@ -372,9 +372,9 @@ mpa_rx_walk_sum #(
 //     record order.
 // Assumed: of fe_E / fe_nL, from the frame's first payload beat on, for
 // every word j: fe_nL[j] - fe_E[j] is 0 or 1, and unless fe_small[j],
-// fe_E[j] - fe_B - j is at least 5 and below 2^15 (proven by
-// mpa_rx_walk_word with F_WORD_POS, walk_word_pos_*, with their exact
-// values against the RFC 5044 span model); of the input, w_pmask one
+// fe_E[j] - fe_B - j is at least 5 and below 2^15 (asserted by
+// mpa_rx_walk_word with F_WORD_POS, with their exact values against the
+// RFC 5044 span model: walk_word_pos_*, by BMC); of the input, w_pmask one
 // contiguous run per frame (mpa_rx_parse's payload mask: this module's
 // input contract); mpa_rx_walk_step's assumptions (proven by
 // mpa_rx_walk_word and mpa_rx_walk_chain for any inputs).
