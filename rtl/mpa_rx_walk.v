@@ -346,6 +346,248 @@ mpa_rx_walk_sum #(
     .sum_ok(sum_ok), .sum_nrec(sum_nrec)
 );
 
+`ifdef FORMAL
+// ------------------------------------------------------------------ formal
+// Properties of the walk's positions (docs/robustness.md, "mpa_rx_walk:
+// what is proven, part by part"), proven on this module with the FPDU
+// slots, the crc32c engines, the record store and the summary cut away
+// (their outputs free) and the per-word FPDU ends fe_E / fe_nL cut (free,
+// but for what mpa_rx_walk_word guarantees of them, below): proofs
+// walk_pos_*. Against a reference walk at stage fe, which goes from the
+// frame's first payload word (after a marker word there) from each
+// recorded ULPDU_Length word to its fe_nL, records every payload word it
+// reaches and ends at a word that is not payload or after a record with
+// fe_small:
+//   - at stage wk a beat's records are the reference walk's: wk_ndec
+//     ULPDU_Length words, at the word offsets wk_rpos in order, each
+//     wk_rsmall as its fe_small; wk_nrec the frame's records so far,
+//     wk_stop the reference's (it recorded a small FPDU);
+//   - FPDUs per payload word: 5 * wk_nrec <= (payload words of the frame
+//     up to this beat) + 4, so a frame makes at most ceil(P / 5) records,
+//     P its payload words: a record per 20 octets of payload, rounded up
+//     (what MAX_FPDUS of mpa_rx counts on);
+//   - with F_WALK_POS, mpa_rx_walk_rec's assumptions of the step are
+//     asserted there: wk_ndec <= KMAX, the record slots suffice (records
+//     waiting plus a beat's new ones at most NREC), headers complete in
+//     record order.
+// Assumed: of fe_E / fe_nL, from the frame's first payload beat on, for
+// every word j: fe_nL[j] - fe_E[j] is 0 or 1, and unless fe_small[j],
+// fe_E[j] - fe_B - j is at least 5 and below 2^15 (asserted by
+// mpa_rx_walk_word with F_WORD_POS, with their exact values against the
+// RFC 5044 span model: walk_word_pos_*, by BMC); of the input, w_pmask one
+// contiguous run per frame (mpa_rx_parse's payload mask: this module's
+// input contract); mpa_rx_walk_step's assumptions (proven by
+// mpa_rx_walk_word and mpa_rx_walk_chain for any inputs).
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+    f_past_valid <= 1'b1;
+always @*
+    if (!f_past_valid)
+        assume (rst);
+
+// w_pmask one contiguous run per frame
+reg f_open = 1'b0, f_pay = 1'b0;
+reg f_pend = 1'b0;          // the frame's payload words ended before this beat
+reg f_pe, f_pp;
+integer fj;
+always @(posedge clk) begin
+    if (w_valid) begin
+        f_open <= !w_last;
+        f_pay <= (f_open && f_pay) || (|w_pmask);
+        f_pend <= !w_last && f_pe;
+    end
+    if (rst) begin
+        f_open <= 1'b0;
+        f_pay <= 1'b0;
+        f_pend <= 1'b0;
+    end
+end
+always @* begin
+    f_pe = f_open && f_pend;
+    f_pp = f_open && f_pay;
+    for (fj = 0; fj < WPB; fj = fj + 1) begin
+        if (w_valid && w_pmask[fj])
+            assume (!f_pe);
+        if (!w_pmask[fj] && f_pp)
+            f_pe = 1'b1;
+        if (w_pmask[fj])
+            f_pp = 1'b1;
+    end
+end
+
+// The reference walk at stage fe. Its state after the last beat: on, the
+// next ULPDU_Length word, stopped by a small FPDU, records of the frame,
+// the frame's payload started.
+reg fr_act = 1'b0, fr_stop = 1'b0, fr_pay = 1'b0;
+reg [PW-1:0] fr_nL = 0;
+reg [15:0] fr_nrec = 16'd0;
+reg frn_act, frn_stop, frn_pay, frn_seen;
+reg [PW-1:0] frn_nL, frn_w;
+reg [15:0] frn_nrec;
+reg [2:0] frn_ndec;
+reg [KMAX*LW-1:0] frn_pos;
+reg [KMAX-1:0] frn_small;
+integer fw, fq;
+always @* begin
+    frn_act = !fe_first && fr_act;
+    frn_stop = !fe_first && fr_stop;
+    frn_pay = !fe_first && fr_pay;
+    frn_nL = fr_nL;
+    frn_nrec = fe_first ? 16'd0 : fr_nrec;
+    frn_ndec = 3'd0;
+    frn_pos = 0;
+    frn_small = 0;
+    frn_seen = 1'b0;
+    for (fw = 0; fw < WPB; fw = fw + 1) begin
+        frn_w = fe_B + fw[PW-1:0];
+        // the frame's first payload word: the walk begins there, or one
+        // word on after a marker word
+        if (fe_pmask[fw] && !frn_pay && !frn_seen) begin
+            frn_seen = 1'b1;
+            frn_pay = 1'b1;
+            frn_act = 1'b1;
+            frn_nL = frn_w + {{(PW-1){1'b0}}, fe_mk[fw]};
+        end
+        if (frn_act && frn_w == frn_nL) begin
+            if (!fe_pmask[fw]) begin
+                frn_act = 1'b0;
+            end else begin
+                for (fq = 0; fq < KMAX; fq = fq + 1)
+                    if (frn_ndec == fq[2:0]) begin
+                        frn_pos[fq*LW +: LW] = fw[LW-1:0];
+                        frn_small[fq] = fe_small[fw];
+                    end
+                frn_ndec = frn_ndec + 3'd1;
+                frn_nrec = frn_nrec + 16'd1;
+                if (fe_small[fw]) begin
+                    frn_act = 1'b0;
+                    frn_stop = 1'b1;
+                end else begin
+                    frn_nL = fe_nL[PW*fw +: PW];
+                end
+            end
+        end
+    end
+end
+always @(posedge clk) begin
+    if (fe_valid) begin
+        fr_act <= frn_act;
+        fr_stop <= frn_stop;
+        fr_pay <= frn_pay;
+        fr_nL <= frn_nL;
+        fr_nrec <= frn_nrec;
+    end
+    if (rst) begin
+        fr_act <= 1'b0;
+        fr_stop <= 1'b0;
+        fr_pay <= 1'b0;
+    end
+end
+
+// what mpa_rx_walk_word guarantees of fe_E / fe_nL (F_WORD_POS)
+integer fg;
+reg [PW-1:0] f_d;
+always @* begin
+    for (fg = 0; fg < WPB; fg = fg + 1) begin
+        f_d = fe_E[PW*fg +: PW] - fe_B - fg[PW-1:0];
+        if (fe_valid && (frn_pay || (!fe_first && fr_pay))) begin
+            assume (fe_nL[PW*fg +: PW] - fe_E[PW*fg +: PW] <= 16'd1);
+            if (!fe_small[fg])
+                assume (f_d >= 16'd5 && f_d < 16'h8000);
+        end
+    end
+end
+
+// the reference's beat, at stage wk (fe to wk: 2 + DSPLIT cycles), with
+// the frame's payload words up to it
+localparam F_D = 2 + DSPLIT;
+localparam F_MW = 1 + 3 + KMAX*LW + KMAX + 16 + 1;
+reg [F_D*F_MW-1:0] f_sh = 0;
+always @(posedge clk) begin
+    f_sh <= {f_sh[(F_D-1)*F_MW-1:0], fe_valid, frn_ndec, frn_pos, frn_small, frn_nrec, frn_stop};
+    if (rst)
+        f_sh <= 0;
+end
+wire f_qv, f_qstop;
+wire [2:0] f_qndec;
+wire [KMAX*LW-1:0] f_qpos;
+wire [KMAX-1:0] f_qsmall;
+wire [15:0] f_qnrec;
+assign {f_qv, f_qndec, f_qpos, f_qsmall, f_qnrec, f_qstop} = f_sh[(F_D-1)*F_MW +: F_MW];
+
+reg [15:0] f_npay = 16'd0;  // payload words of the frame before the beat at stage wk
+reg [15:0] f_np;
+integer fp;
+always @* begin
+    f_np = wk_first ? 16'd0 : f_npay;
+    for (fp = 0; fp < WPB; fp = fp + 1)
+        f_np = f_np + {15'd0, wk_pmask[fp]};
+end
+always @(posedge clk) begin
+    if (wk_valid)
+        f_npay <= f_np;
+    if (rst)
+        f_npay <= 16'd0;
+end
+
+reg [3:0] f_age = 4'd0;     // cycles since reset (saturating)
+always @(posedge clk) begin
+    if (f_age != 4'd15)
+        f_age <= f_age + 4'd1;
+    if (rst)
+        f_age <= 4'd0;
+end
+
+integer fk;
+always @* begin
+    if (!rst && f_age > 4'd6) begin
+        assert (wk_valid == f_qv);
+        if (wk_valid) begin
+            assert (wk_ndec == f_qndec);
+            for (fk = 0; fk < KMAX; fk = fk + 1)
+                if (fk < f_qndec) begin
+                    assert (wk_rpos[fk*LW +: LW] == f_qpos[fk*LW +: LW]);
+                    assert (wk_rsmall[fk] == f_qsmall[fk]);
+                end
+            assert (wk_nrec == f_qnrec);
+            assert (wk_stop == f_qstop);
+            // a record per 5 payload words, rounded up
+            assert ({2'b00, wk_nrec, 2'b00} + {4'd0, wk_nrec} <= {4'd0, f_np} + 20'd4);
+        end
+    end
+end
+
+// covers: a frame of three records; a record after an FPDU spanning a
+// marker word (fe_fm: proven with F_WORD_POS); a frame of two records as
+// dense as the bound lets (5 * 2 == its payload words + 4)
+reg [2:0] f_fmsh = 3'd0;    // fe_fm of the recorded word, fe to wk
+wire f_rfm = f_fmsh[F_D-1];
+reg frn_fm;
+integer fm;
+always @* begin
+    frn_fm = 1'b0;
+    for (fm = 0; fm < WPB; fm = fm + 1)
+        if (frn_ndec != 3'd0 && frn_pos[LW-1:0] == fm[LW-1:0])
+            frn_fm = fe_fm[fm];
+end
+always @(posedge clk)
+    f_fmsh <= {f_fmsh[1:0], frn_fm};
+reg f_span = 1'b0;          // a record of the frame so far spans a marker word
+always @(posedge clk) begin
+    if (wk_valid)
+        f_span <= !wk_last && ((!wk_first && f_span) || (wk_ndec != 3'd0 && f_rfm));
+    if (rst)
+        f_span <= 1'b0;
+end
+always @* begin
+    if (!rst && f_age > 4'd6) begin
+        cover (wk_valid && wk_last && wk_nrec == 16'd3);
+        cover (wk_valid && !wk_first && f_span && wk_ndec != 3'd0);
+        cover (wk_valid && wk_last && wk_nrec == 16'd2 && f_np == 16'd6);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

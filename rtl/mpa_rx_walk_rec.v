@@ -335,16 +335,28 @@ reg [4:0] f_optr = 5'd0;    // slot of the oldest record not left
 reg [4:0] f_npend = 5'd0;   // records made and not left, before the beat in stage sa
 wire [4:0] f_tot = f_npend + {2'b00, sa_ndec};   // with the beat's new ones
 
+// With F_WALK_POS (the proofs walk_pos_*: this module inside mpa_rx_walk,
+// after the real step) the three are asserted instead, out of reset:
+// proven of the walk there.
+`ifdef F_WALK_POS
+`define F_WALK_LINK assert
+wire f_link_on = !rst && f_past_valid;
+`else
+`define F_WALK_LINK assume
+wire f_link_on = 1'b1;
+`endif
 integer fa;
 always @* begin
-    assume (wk_ndec <= KMAX);
-    if (sa_valid)
-        assume (f_tot <= F_N);
+    if (f_link_on)
+        `F_WALK_LINK (wk_ndec <= KMAX);
+    if (f_link_on && sa_valid)
+        `F_WALK_LINK (f_tot <= F_N);
     // headers complete in record order
     for (fa = 1; fa < NREC; fa = fa + 1)
-        if (fa < f_tot && rsn_done[f_mod(f_optr + fa)])
-            assume (rsn_done[f_mod(f_optr + fa - 1)]);
+        if (f_link_on && fa < f_tot && rsn_done[f_mod(f_optr + fa)])
+            `F_WALK_LINK (rsn_done[f_mod(f_optr + fa - 1)]);
 end
+`undef F_WALK_LINK
 
 // each slot's first-record flag as the record made into it had it
 reg [NREC-1:0] f_fs = {NREC{1'b0}};

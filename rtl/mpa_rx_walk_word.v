@@ -414,6 +414,106 @@ always @*
     if (!rst && f_past_valid && frame_open)
         assert (f_B == in_B + WPB[PW-1:0]);
 
+`ifdef F_WORD_POS
+// With F_WORD_POS (the proofs walk_word_pos_*), the per-word decode against
+// mpa_rx_fspan, a model of an FPDU's span written from RFC 5044
+// (rtl/formal/): for every word j of a beat at stage fe from its frame's
+// first payload beat on, as if word j held a ULPDU_Length n (its octets 0
+// and 1), with x_j the marker grid phase of word j (a + w - P0 mod 128: w
+// its word index, P0 the frame's first payload word, a = ((seg_seq -
+// seq_start) mod 512) / 4 of the first payload beat) and the beat's
+// markers_on:
+//   fe_mk[j]    word j is a marker word (markers_on and x_j == 0)
+//   fe_small[j] n < 14
+//   fe_E[j]     fe_B + j + d, d the FPDU's span: d words from word j are
+//               its content words (length, ULPDU, pad, CRC) and the
+//               marker words among them, the last a content word
+//   fe_nL[j]    fe_E[j], plus 1 when a marker word is there (the next
+//               FPDU's leading marker): the next ULPDU_Length word
+//   fe_fm[j]    a marker word among the d words
+// and, when n >= 14, d is at least 5 and below 2^15 (what mpa_rx_walk's
+// position proof assumes of the cut fe_E / fe_nL, walk_pos_*, with
+// fe_nL[j] - fe_E[j] 0 or 1). The beats before the
+// frame's first payload beat have no grid (mpa_rx_walk_word's header).
+reg [6:0] f_a = 7'd0, f_p0 = 7'd0;  // the frame's grid: a, and P0 mod 128
+reg [4*9-1:0] f_gx = 0;             // {from payload on, markers_on, x of word 0} of the last 4 cycles
+reg [LW-1:0] f_j0;
+reg [6:0] f_ca, f_cp0;
+integer fj;
+always @* begin
+    f_j0 = {LW{1'b0}};
+    for (fj = WPB - 1; fj >= 0; fj = fj - 1)
+        if (w_pmask[fj])
+            f_j0 = fj[LW-1:0];
+    // this beat's grid: from its own first payload word when it is the
+    // frame's first payload beat
+    if (f_open && f_pay) begin
+        f_ca = f_a;
+        f_cp0 = f_p0;
+    end else begin
+        f_ca = seq_off[8:2];
+        f_cp0 = (f_open ? f_B[6:0] : 7'd0) + {{(7-LW){1'b0}}, f_j0};
+    end
+end
+always @(posedge clk) begin
+    f_gx <= {f_gx[3*9-1:0], (f_open && f_pay) || (|w_pmask), markers_on,
+        f_ca + (f_open ? f_B[6:0] : 7'd0) - f_cp0};
+    if (w_valid && !(f_open && f_pay)) begin
+        f_a <= f_ca;
+        f_p0 <= f_cp0;
+    end
+    if (rst)
+        f_gx <= 0;
+end
+// the walker's own phase of each word, at stage fe (wl_g one cycle on): the
+// span is checked with it, and it is checked against the grid apart
+reg [7*WPB-1:0] f_fg = 0;
+reg [15*WPB-1:0] f_fcm = 0;         // and its span (wl_cm one cycle on)
+always @(posedge clk) begin
+    f_fg <= wl_g;
+    f_fcm <= wl_cm;
+end
+// the grid phase at stage in against the frame's grid (an induction
+// invariant): the next beat's word 0 has phase a + B - P0
+always @*
+    if (!rst && f_past_valid && f_open && f_pay)
+        assert (ph_next == f_a + f_B[6:0] - f_p0);
+wire f_gpay = f_gx[3*9 + 8];
+wire f_gmon = f_gx[3*9 + 7];
+wire [6:0] f_gx0 = f_gx[3*9 +: 7];
+
+genvar fg;
+generate
+    for (fg = 0; fg < WPB; fg = fg + 1) begin : f_pos
+        localparam [PW-1:0] FJ = fg;
+        wire [6:0] x = f_gx0 + FJ[6:0];
+        wire [15:0] n = {fe_data[32*fg +: 8], fe_data[32*fg + 8 +: 8]};
+        wire [PW-1:0] e = fe_E[PW*fg +: PW];
+        wire [PW-1:0] nl = fe_nL[PW*fg +: PW];
+        wire [PW-1:0] d = {1'b0, f_fcm[15*fg +: 15]};
+        wire [16:0] c;
+        wire ok, lead, span;
+        mpa_rx_fspan f_span (
+            .n(n), .x(f_fg[7*fg +: 7]), .on(f_gmon), .d(d),
+            .c(c), .ok(ok), .lead(lead), .span(span)
+        );
+        always @* begin
+            if (!rst && f_past_valid && fe_valid && f_gpay) begin
+                assert (f_fg[7*fg +: 7] == x);
+                assert (e == fe_B + FJ + d);
+                assert (ok);
+                assert (fe_mk[fg] == (f_gmon && x == 7'd0));
+                assert (fe_small[fg] == (n < 16'd14));
+                assert (nl == e + {15'd0, lead});
+                assert (fe_fm[fg] == span);
+                if (!fe_small[fg])
+                    assert (d >= 16'd5 && d < 16'h8000);
+            end
+        end
+    end
+endgenerate
+`endif
+
 // covers: a frame of three beats at stage fe; a one-beat frame after another
 reg [1:0] f_nb = 2'd0;      // beats of the frame at stage fe so far (saturating)
 reg f_prev_end = 1'b0;      // a frame's last beat was at stage fe in the last cycle
