@@ -584,7 +584,13 @@ end
 // F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
 // (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
 // place_w64_window prove under the same assumptions, and proves the tiling
-// on top of them.
+// on top of them. F_PLACE_DATA (with F_PLACE_FRAME) states which frame
+// octet each host octet gets, markers stripped, and assumes them too; its
+// covers are reached (place_w64_data_cover), the property is not proven
+// (no BMC or induction step of it ended in the CPU tried: docs/robustness.md).
+// With F_PLACE_WINDOW it adds the invariants written for its induction
+// (asserted with F_PLACE_DATA_INV, else assumed and the write compare
+// asserted).
 `ifdef F_PLACE_TILE
 `define F_PROVEN assume
 `elsif F_PLACE_DATA
