@@ -584,8 +584,16 @@ end
 // F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
 // (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
 // place_w64_window prove under the same assumptions, and proves the tiling
-// on top of them.
+// on top of them. F_PLACE_DATA (with F_PLACE_FRAME) states which frame
+// octet each host octet gets, markers stripped, and assumes them too; its
+// covers are reached (place_w64_data_cover), the property is not proven
+// (no BMC or induction step of it ended in the CPU tried: docs/robustness.md).
+// With F_PLACE_WINDOW it adds the invariants written for its induction
+// (asserted with F_PLACE_DATA_INV, else assumed and the write compare
+// asserted).
 `ifdef F_PLACE_TILE
+`define F_PROVEN assume
+`elsif F_PLACE_DATA
 `define F_PROVEN assume
 `else
 `define F_PROVEN assert
@@ -608,6 +616,9 @@ mpa_rx_faxis #(.WIDTH(DESC_W), .F_DUT_SENDS(0)) f_desc (
 mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH), .F_DUT_SENDS(0)) f_ff (
     .clk(clk), .rst(rst), .tdata({ff_keep, ff_data}), .tvalid(ff_valid), .tready(ff_ready), .f_wait(f_w2),
     .f_held(f_ff_held));
+`ifndef F_PLACE_DATA
+// (the data proof leaves out the output streams' rules: place_w64_frame
+// proves them under the same assumptions)
 mpa_rx_faxis #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 5), .F_DUT_SENDS(1)) f_exc (
     .clk(clk), .rst(rst), .tdata({m_exc_axis_tuser, m_exc_axis_tlast, m_exc_axis_tkeep, m_exc_axis_tdata}),
     .tvalid(m_exc_axis_tvalid), .tready(m_exc_axis_tready), .f_wait(f_w3), .f_held(f_exc_held));
@@ -621,6 +632,7 @@ mpa_rx_faxis #(.WIDTH(64 + KEEP_WIDTH), .F_DUT_SENDS(1)) f_host (
 mpa_rx_faxis #(.WIDTH(64 + DATA_WIDTH + KEEP_WIDTH), .F_DUT_SENDS(1)) f_host (
     .clk(clk), .rst(rst), .tdata({m_host_addr, m_host_strb, m_host_data}), .tvalid(m_host_valid),
     .tready(m_host_ready), .f_wait(f_w4), .f_held(f_host_held));
+`endif
 `endif
 always @*
     if (desc_valid)
@@ -895,6 +907,284 @@ always @* begin
 end
 `endif
 
+`ifdef F_PLACE_DATA
+// The data (with F_PLACE_FRAME: the order model's assertions off, the
+// frame proof's invariants assumed): one descriptor D, picked by the
+// solver as it enters A, and one octet of the frame, at frame offset f_o
+// (any), tracked. The descriptor maps its frame's octets to host memory
+// by RFC 5044's markers: the octets from o_s on that are not a marker's
+// (with markers, the 4 octets from each offset mph mod 512) are the
+// payload, the j-th of them goes to d + j, for j < n. With f_mc(x) the
+// marker octets of the frame before offset x counted from a marker
+// position 512 octets before offset 0 (so that every count is positive),
+// the marker octets in [o_s, f_o) are f_mc(f_o) - f_mc(o_s), and f_o is
+// payload octet j = (f_o - o_s) - that, if it is not a marker's, f_o >= o_s
+// and j < n. The octet's value is recorded as E2 reads its beat while D is
+// in A for the frame at hand; then every host write that serves D (a
+// write of the beat at hand while D is in A, or the pending last word
+// after D finished) and strobes the host octet d + j carries exactly the
+// recorded value in that lane, and only after the octet was read. As f_o
+// is any offset, this holds for every strobed octet of D's writes; with
+// the tiling (each octet of [d, d + n) written once, in order) each host
+// octet of D gets its payload octet once, and a marker octet, never payload,
+// goes nowhere: any write of one (or of any other octet of the frame) in
+// place of the payload octet fails the compare.
+//
+// Assumed of the streams, for D only (E1's contract, checked in every
+// co-simulated cycle by E2's Verilator assertions): the first payload
+// octet is not a marker's (the DDP proof asserts it of every descriptor);
+// D is in A, counted to the frame at hand, before that frame's beat of
+// its first payload octet is read; and its payload run ends inside that
+// frame. The frame D serves is E2's: the descriptors of a PLACE frame are
+// the next TOK_NDESC ones, in order (the DDP proof asserts one token per
+// frame with the number of its descriptors, after them).
+function [23:0] f_mc;
+    input [23:0] x;
+    input [8:0]  mph;
+    reg   [23:0] y;
+    begin
+        y = x + 24'd512 - {15'd0, mph};
+        f_mc = {y[23:9], 2'b00} + (y[8:2] != 7'd0 ? 24'd4 : {15'd0, y[8:0]});
+    end
+endfunction
+(* anyconst *) reg [15:0] f_o;
+(* anyseq *) wire f_pick;
+// the descriptor in P, as taken
+reg [63:0] f_pqd;
+reg [15:0] f_pqn, f_pqos;
+reg [8:0]  f_pqmph;
+reg        f_pqmk;
+always @(posedge clk)
+    if (p_load) begin
+        f_pqd <= q_d;
+        f_pqn <= q_n;
+        f_pqos <= q_os;
+        f_pqmph <= q_mph;
+        f_pqmk <= q_mk;
+    end
+// D: picked (f_dch), in A (f_aD), finished last (f_lD)
+reg        f_dch = 1'b0, f_aD = 1'b0, f_lD = 1'b0;
+reg [63:0] f_Dd;
+reg [15:0] f_Dn, f_Dos;
+reg [8:0]  f_Dmph;
+reg        f_Dmk;
+reg        f_begun = 1'b0;       // D's first payload beat read while D serves the frame
+reg        f_got = 1'b0;         // the tracked octet read while D serves the frame
+reg [7:0]  f_v;                  // and its value
+wire       f_serve = f_aD && has_desc && is_place;
+wire [15-LK:0] f_ob = f_o[15:LK];
+wire [15-LK:0] f_osb = f_Dos[15:LK];
+wire       f_rec = f_read && f_serve && f_beats == {{LK{1'b0}}, f_ob} && !f_got;
+wire [7:0] f_now = ff_data[8 * f_o[LK-1:0] +: 8];
+always @(posedge clk) begin
+    if (a_done && f_aD)
+        f_aD <= 1'b0;
+    if (a_done)
+        f_lD <= f_aD;
+    if (a_load && !f_dch && f_pick) begin
+        f_dch <= 1'b1;
+        f_aD <= 1'b1;
+        f_Dd <= f_pqd;
+        f_Dn <= f_pqn;
+        f_Dos <= f_pqos;
+        f_Dmph <= f_pqmph;
+        f_Dmk <= f_pqmk;
+        f_begun <= 1'b0;
+        f_got <= 1'b0;
+    end
+    if (f_read && f_serve && f_beats == {{LK{1'b0}}, f_osb})
+        f_begun <= 1'b1;
+    if (f_rec) begin
+        f_got <= 1'b1;
+        f_v <= f_now;
+    end
+    if (rst) begin
+        f_dch <= 1'b0;
+        f_aD <= 1'b0;
+        f_lD <= 1'b0;
+        f_begun <= 1'b0;
+        f_got <= 1'b0;
+    end
+end
+// the tracked octet against D
+wire [23:0] f_mo = f_Dmk ? f_mc({8'd0, f_o}, f_Dmph) : 24'd0;
+wire [23:0] f_ms = f_Dmk ? f_mc({8'd0, f_Dos}, f_Dmph) : 24'd0;
+wire [8:0]  f_ph = f_o[8:0] - f_Dmph;                    // its marker phase
+wire        f_mark = f_Dmk && f_ph[8:2] == 7'd0;          // a marker's octet
+wire [23:0] f_j = {8'd0, f_o} - {8'd0, f_Dos} - (f_mo - f_ms);
+wire        f_pay = f_dch && f_o >= f_Dos && !f_mark && f_j < {8'd0, f_Dn};
+wire [63:0] f_H = f_Dd + {40'd0, f_j};
+wire [23:0] f_cx0 = {{(8-LK){1'b0}}, cnt, {LK{1'b0}}};
+wire [23:0] f_Jc0 = f_cx0 - {8'd0, f_Dos} - ((f_Dmk ? f_mc(f_cx0, f_Dmph) : 24'd0) - f_ms);   // J(cnt K)
+// the payload octets of D's frame from o_s to its end, at least n
+wire [23:0] f_fend = {{(8-LK){1'b0}}, t_beats, {LK{1'b0}}};
+wire [23:0] f_mf = f_Dmk ? f_mc(f_fend, f_Dmph) : 24'd0;
+wire [23:0] f_room = f_fend - {8'd0, f_Dos} - (f_mf - f_ms);
+wire        f_hitD = f_wr && (fl ? f_lD : f_aD) && f_pay
+                     && m_host_addr[63:LK] == f_H[63:LK] && m_host_strb[f_H[LK-1:0]];
+`ifdef F_PLACE_WINDOW
+// H against the word written: for a write of the beat at hand, its offset
+// from dn is j - J(cnt K) (0 before D's first beat is done: dn = d); for
+// the pending last word, from pa it is f_fe - (n - j)
+wire [23:0] f_jd = f_j - (started ? f_Jc0 : 24'd0);
+wire [23:0] f_wo = fl ? {{(23-LK){1'b0}}, f_fe} - ({8'd0, f_Dn} - f_j)
+                      : {{(24-LK){1'b0}}, dsl} + f_jd;         // H - the word's start, mod 2^24
+wire [LK-1:0] f_hl = f_wo[LK-1:0];
+wire        f_hitR = f_wr && (fl ? f_lD : f_aD) && f_pay && f_wo < K && m_host_strb[f_hl];
+`endif
+always @* begin
+    if (!rst) begin
+        if (desc_valid && q_mk)
+            assume (q_os[8:0] - q_mph >= 9'd4);
+        if (f_serve) begin
+            assume (f_begun || f_beats <= {{LK{1'b0}}, f_osb});
+            assume (f_fend >= {8'd0, f_Dos} && f_room >= {8'd0, f_Dn});
+        end
+`ifndef F_PLACE_DATA_INV
+`ifdef F_PLACE_WINDOW
+        // the same, with the write's word and H's lane found relative to
+        // dn (d + J(cnt K): the invariants below) or, for the pending
+        // last word, to pa (pa + f_fe = d + n: the window's invariants)
+        if (f_hitR) begin
+            assert (f_got || f_rec);
+            assert (m_host_data[8 * f_hl +: 8] == (f_got ? f_v : f_now));
+        end
+`else
+        if (f_hitD) begin
+            assert (f_got || f_rec);
+            assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
+        end
+`endif
+`endif
+    end
+end
+`ifdef F_PLACE_WINDOW
+`ifdef F_PLACE_DATA_INV
+`define F_DINV assert
+`else
+`define F_DINV assume
+`endif
+// The invariants that make the data property inductive (with the window's
+// invariants, assumed). With J(x) = the payload octets of D in [o_s, x)
+// (by f_mc, as above) and the marker phase of beat b ((b K - mph) mod 512),
+// E2's registers for D are functions of D and the beat at hand: stage P and
+// D's first beat as taken; after it (started), dn = d + J(cnt K), the
+// rotations -dsl and -dsl + the hole's width of beat cnt, en = dsl + the
+// lanes before its hole, the run e - dsl = min(octets left, payload lanes of
+// the beat), the next beats' holes; the tracked octet read exactly when its
+// beat is behind; and a pending word holds it in its lane.
+function [8:0] f_phase;
+    input [15:0] off;
+    input [8:0]  mph;
+    begin
+        f_phase = {off[8:LK], {LK{1'b0}}} - mph;
+    end
+endfunction
+function f_lefn;
+    input [15:0] os;
+    input [8:0]  mph;
+    input        mk;
+    reg   [8:0]  ph0;
+    reg          head, in;
+    begin
+        ph0 = f_phase(os, mph);
+        head = mk && ph0[8:2] == 7'd0;
+        in = mk && &ph0[8:LK] && ph0[LK-1:0] != 0;
+        f_lefn = head ? os[LK-1:0] == 0 : !in || os[LK-1:0] <= mph[LK-1:0];
+    end
+endfunction
+wire [8:0]  f_pph = f_phase(f_pqos, f_pqmph);
+wire [2*LK+4:0] f_phl = hole(f_pph, f_pqmk);
+wire [8:0]  f_sph = f_phase(f_Dos, f_Dmph);                 // D's first beat
+wire [2*LK+4:0] f_shl = hole(f_sph, f_Dmk);
+wire        f_sle = f_lefn(f_Dos, f_Dmph, f_Dmk);
+wire [LK:0] f_sl0 = {1'b0, f_Dos[LK-1:0]};
+wire [2:0]  f_shw = f_sle ? f_shl[LK+3:LK+1] : 3'd0;
+wire [LK:0] f_stot = K - f_sl0 - {{(LK-2){1'b0}}, f_shw};
+wire [8:0]  f_cph = {cnt[8-LK:0], {LK{1'b0}}} - f_Dmph;      // the beat at hand
+wire [2*LK+4:0] f_chl = hole(f_cph, f_Dmk);
+wire [LK:0] f_ctot = f_chl[LK:0];
+wire [8:0]  f_pph2 = f_pph + 2 * KI[8:0];                     // two beats on
+wire [8:0]  f_sph2 = f_sph + 2 * KI[8:0];
+wire [8:0]  f_cph2 = f_cph + 2 * KI[8:0];
+wire [2*LK+4:0] f_sh1 = hole(f_sph + KI[8:0], f_Dmk);          // the beat after each
+wire [2*LK+4:0] f_ch1 = hole(f_cph + KI[8:0], f_Dmk);
+wire [23:0] f_cx = {{(8-LK){1'b0}}, cnt, {LK{1'b0}}};
+wire [23:0] f_mcx = f_Dmk ? f_mc(f_cx, f_Dmph) : 24'd0;
+wire [23:0] f_Jc = f_cx - {8'd0, f_Dos} - (f_mcx - f_ms);    // J(cnt K)
+wire [15:0] f_left = f_r;
+wire [LK:0] f_runc = started ? f_ctot : f_stot;
+wire [15:0] f_mr = {{(15-LK){1'b0}}, f_runc} < f_left ? {{(15-LK){1'b0}}, f_runc} : f_left;
+wire [23:0] f_bk = f_Jc - f_j;                                  // octets from H to dn
+wire [15:0] f_bl = f_Dn - f_j[15:0];                             // octets from H to d + n
+wire [LK-1:0] f_lna = dsl - f_bk[LK-1:0];                       // H's lane then
+wire [LK-1:0] f_lnl = f_fe[LK-1:0] - f_bl[LK-1:0];
+always @* begin
+    if (!rst) begin
+        if (p_v) begin
+            `F_DINV (f_pqd == f_pd && f_pqn == f_pn);
+            `F_DINV (p_osb == f_pqos >> LK && p_l0 == {1'b0, f_pqos[LK-1:0]});
+            `F_DINV (p_r1 == f_pqos[LK-1:0] - f_pqd[LK-1:0]);
+            `F_DINV (p_hs == f_phl[2*LK+4:LK+4] && p_hw == f_phl[LK+3:LK+1]);
+            `F_DINV (p_le == f_lefn(f_pqos, f_pqmph, f_pqmk));
+            `F_DINV (p_dml == {1'b0, f_pqd[LK-1:0]} - p_l0);
+            `F_DINV (p_ph1 == f_pph + KI[8:0] && p_ph2 == f_pph2);
+            `F_DINV (p_mk == f_pqmk);
+            if (f_pqmk)
+                `F_DINV (f_pqos[8:0] - f_pqmph >= 9'd4);
+        end
+        if (f_aD) begin
+            `F_DINV (a_v && f_dch && !f_lD);
+            `F_DINV (f_Dd == f_ad && f_Dn == f_an);
+            `F_DINV (a_osb == f_Dos >> LK && a_mk == f_Dmk);
+            if (f_Dmk)
+                `F_DINV (f_Dos[8:0] - f_Dmph >= 9'd4);
+            `F_DINV (!started || f_serve);
+            `F_DINV (f_serve || (!f_got && !f_begun));
+            if (f_serve) begin
+                `F_DINV (started == (cnt > {{LK{1'b0}}, f_osb}));
+                `F_DINV (f_begun == started);
+                if (f_pay)
+                    `F_DINV (f_got == (cnt > {{LK{1'b0}}, f_ob}));
+            end
+            `F_DINV ({1'b0, f_run} == f_mr[LK+1:0] && f_mr[15:LK+2] == 0);
+            if (!started) begin
+                `F_DINV (f_below == 16'd0);
+                `F_DINV (rot1 == f_Dos[LK-1:0] - f_Dd[LK-1:0]);
+                `F_DINV (rot2 == rot1 + {{(LK-3){1'b0}}, f_shw});
+                `F_DINV (en == (f_sle ? {1'b0, f_Dd[LK-1:0]} - f_sl0 + f_shl[2*LK+4:LK+4] : {1'b0, f_Dd[LK-1:0]}));
+                `F_DINV (f_r == f_an);
+                `F_DINV (n_nb == f_sh1[2*LK+4:LK+4] && n_hl == f_sh1[LK+3:LK+1] && n_total == f_sh1[LK:0]);
+                `F_DINV (ph_nn == f_sph2);
+            end else begin
+                `F_DINV (f_below == f_Jc[15:0] && f_Jc[23:16] == 8'd0);
+                `F_DINV (rot1 == -dsl);
+                `F_DINV (rot2 == -dsl + {{(LK-3){1'b0}}, f_chl[LK+3:LK+1]});
+                `F_DINV (en == {1'b0, dsl} + f_chl[2*LK+4:LK+4]);
+                `F_DINV (n_nb == f_ch1[2*LK+4:LK+4] && n_hl == f_ch1[LK+3:LK+1] && n_total == f_ch1[LK:0]);
+                `F_DINV (ph_nn == f_cph2);
+                if (pv && !fl && f_pay && f_got && f_bk <= {{(23-LK){1'b0}}, dsl} && f_bk != 24'd0
+                    && ps[f_lna])
+                    `F_DINV (pd[8 * f_lna +: 8] == f_v);
+            end
+        end
+        if (!f_dch)
+            `F_DINV (!f_aD && !f_lD && !f_got && !f_begun);
+        if (f_dch && !f_aD && f_pay)
+            `F_DINV (f_got);
+        if (f_lD) begin
+            `F_DINV (f_dch && !f_aD);
+            if (fl && f_pay && f_bl <= {{(15-LK){1'b0}}, f_fe} && ps[f_lnl])
+                `F_DINV (pd[8 * f_lnl +: 8] == f_v);
+            if (fl)
+                `F_DINV (f_Dd == f_ld && f_Dn == f_ln);
+        end
+    end
+end
+`undef F_DINV
+`endif
+`endif
+
 // The invariants that make the frame properties inductive: the token
 // buffer against the model's tokens, the beat counters against the beats
 // read; every frame has a beat (assumed below), so a frame held has one
@@ -935,7 +1225,20 @@ always @(posedge clk) begin
     if (rst)
         f_ndone <= 2'd0;
 end
-`ifdef F_PLACE_FRAME
+`ifdef F_PLACE_DATA
+// the tracked octet written: a payload octet right after a marker inside
+// the run (the marker stripped), one whose host lane is not its beat lane
+// (a rotation), one written by the pending last word, one that waited in
+// the pending word for a later beat (read in an earlier cycle than its write)
+always @* begin
+    if (!rst) begin
+        cover (f_hitD && f_ph == 9'd4 && f_o >= f_Dos + 16'd5);
+        cover (f_hitD && f_o[LK-1:0] != f_H[LK-1:0]);
+        cover (f_hitD && fl);
+        cover (f_hitD && f_got && !fl);
+    end
+end
+`elsif F_PLACE_FRAME
 always @* begin
     if (!rst) begin
         cover (f_wr && !fl && f_cur_place);
