@@ -15,58 +15,100 @@ import (
 	"github.com/mparx/mparx/golden/wire"
 )
 
-// Receiver constants the liveness bound derives from (rtl/mpa_rx.v
-// parameters as the co-simulation variants build them, docs/design.md
-// sections 3 and 5).
-const (
-	MaxInFlight = 14 // frames between their last beat and the end of their egress
-)
-
 // FIFODepth is FIFO_DEPTH in beats as the variants build it at a
 // DATA_WIDTH: the rtl/mpa_rx.v default for MAX_FRAME 9018 (jumbo).
 func FIFODepth(width int) int { return cycle.DefaultFIFODepth(width, cycle.JumboFrame) }
 
-// LWalk is the walker's latency L_WALK at a DATA_WIDTH (docs/design.md
-// section 3).
-func LWalk(width int) int {
-	switch width {
-	case 64:
-		return 17
-	case 128:
-		return 18
-	case 256:
-		return 19
+// StallBound is the longest run of cycles in which s_axis_tready may stay
+// low while s_axis_tvalid is high, with m_evt, m_exc_axis and m_host
+// always ready, for a burst of frames: the largest T(F) of docs/design.md
+// section 5 item 8 over the frames,
+//
+//	T(F) = L_WALK + 12 + E1(F) + B + E2(F)
+//
+// with B the beats F stores (at most FIFO_DEPTH + 1), R its walker records
+// and D <= R its placement descriptors: E1(F) = 1 + 4R for a PLACE frame
+// and 1 + R for any other at one event lane (64 and 128 bits), 2R and R at
+// two; E2(F) = D, 2D at two lanes (D is taken as R, its bound). R is the
+// golden cycle model's count for the frame (the walker's records, which
+// the lockstep checks the RTL against), run here on the frames back to
+// back with every output ready. s_axis_tready is low only while
+// MAX_INFLIGHT frames are in flight or the frame FIFO is full, and both
+// end when the oldest frame in flight, whose last beat is in, is done.
+//
+// It also returns the model's own longest stall on those frames, which the
+// contract bounds the same way.
+func StallBound(width int, frames [][]byte) (bound, modelStall int, err error) {
+	lanes := width / 8
+	bench := cycle.NewBench(cycle.Options{Lanes: lanes}, cycle.NewReady(cycle.NoStall, 0))
+	m := cycle.New(cycle.Config{DataWidth: width, MaxFrame: cycle.JumboFrame, ConnCount: rx.Slots, RQDepth: rx.RQDepth})
+	n, total, stall := 0, 0, 0
+	capacity := FIFODepth(width) + 1
+	m.Done = func(f *cycle.Frame) {
+		b := min((len(frames[f.Seq])+lanes-1)/lanes, capacity)
+		bound = max(bound, FrameStall(width, b, f.Records, f.Result.Verdict == fastpath.Place))
+		n++
 	}
-	return 21
+	d := &cycle.ModelDUT{M: m, Bench: bench}
+	for _, f := range frames {
+		d.Push(f, 0, false)
+		total += (len(f) + lanes - 1) / lanes
+	}
+	// every frame is queued back to back: a beat is presented while one
+	// is left
+	d.Check = func(out cycle.Out) {
+		if d.Beats() < uint64(total) && !out.Ready {
+			stall++
+			modelStall = max(modelStall, stall)
+		} else {
+			stall = 0
+		}
+	}
+	for c := 0; !d.Idle(); c += 256 {
+		if c > 100*len(frames)*capacity {
+			return 0, 0, fmt.Errorf("fuzz: the cycle model is not idle after %d cycles", c)
+		}
+		if err := d.Run(256); err != nil {
+			return 0, 0, err
+		}
+	}
+	if n != len(frames) {
+		return 0, 0, fmt.Errorf("fuzz: the cycle model ended %d of %d frames", n, len(frames))
+	}
+	return bound, modelStall, nil
 }
 
-// TreadyBound is the longest run of cycles in which s_axis_tready may stay
-// low while s_axis_tvalid is high, with m_evt and m_exc_axis always ready.
-// docs/design.md section 5: tready is low only while MaxInFlight frames are
-// between their last beat and the end of their egress, or the frame FIFO
-// has no room. Both end when the oldest frame in flight (whose last beat
-// is in, or the FIFO could not be full) finishes its egress: its verdict
-// comes 4 + L_WALK + 2 cycles after its last beat (no frame before it
-// holds it in the verdict stages), the egress starts it 2
-// cycles later, emits its VERDICT and second event (2 cycles) and reads its
-// at most FIFO_DEPTH stored beats one per cycle. 8 cycles of margin cover
-// the FIFO's read latency and the handshake registers.
-func TreadyBound(width int) int {
-	return 4 + LWalk(width) + 2 + 2 + 2 + FIFODepth(width) + 8
+// FrameStall is T(F) of docs/design.md section 5 item 8 for a frame of b
+// stored beats and r walker records at a DATA_WIDTH, its placement
+// descriptors taken as r when it is a PLACE frame (place), 0 otherwise.
+func FrameStall(width, b, r int, place bool) int {
+	e1, e2 := 1+r, 0
+	if place {
+		e1, e2 = 1+4*r, r
+	}
+	if width >= 256 {
+		e1, e2 = r, 2*e2
+		if place {
+			e1 = 2 * r
+		}
+	}
+	return cycle.LWalk(width) + 12 + e1 + b + e2
 }
 
 // BurstReport is what a burst run measured.
 type BurstReport struct {
-	Frames    int
-	Beats     int
-	Cycles    uint64
-	MaxStall  int // longest run of cycles with s_axis_tvalid high and s_axis_tready low
-	Stalls    int // cycles with s_axis_tvalid high and s_axis_tready low
-	Outcomes  map[string]int
-	Exception int
+	Frames     int
+	Beats      int
+	Cycles     uint64
+	MaxStall   int // longest run of cycles with s_axis_tvalid high and s_axis_tready low
+	Bound      int // StallBound of the frames (without backpressure)
+	ModelStall int // the cycle model's longest stall on them (without backpressure)
+	Stalls     int // cycles with s_axis_tvalid high and s_axis_tready low
+	Outcomes   map[string]int
+	Exception  int
 }
 
-// ErrLiveness reports s_axis_tready low for longer than TreadyBound.
+// ErrLiveness reports s_axis_tready low for longer than StallBound.
 var ErrLiveness = errors.New("fuzz: s_axis_tready low beyond the bound")
 
 type evt struct {
@@ -79,7 +121,7 @@ type evt struct {
 // functional model: verdict, reason, drop code, exception frame octet for
 // octet. With backpressure, m_evt_tready and m_exc_axis_tready are each
 // low in a random half of the cycles (seeded); without, they are always
-// high and no run of s_axis_tready low may exceed TreadyBound.
+// high and no run of s_axis_tready low may exceed StallBound.
 func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstReport, error) {
 	rep := BurstReport{Frames: len(frames), Outcomes: map[string]int{}}
 	hw := fastpath.New(ddp.NewPlacer(ddp.NewMemory()), 0)
@@ -97,6 +139,16 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 		}
 	}
 	rep.Exception = wantExc
+	if !backpressure {
+		b, ms, err := StallBound(width, frames)
+		if err != nil {
+			return rep, err
+		}
+		if ms > b {
+			return rep, fmt.Errorf("%w: the cycle model's %d cycles (bound %d)", ErrLiveness, ms, b)
+		}
+		rep.Bound, rep.ModelStall = b, ms
+	}
 	sim, err := cosim.Open(fmt.Sprintf("mpa_rx_w%d", width), cosim.Name("fuzz-burst"))
 	if err != nil {
 		return rep, err
@@ -178,9 +230,9 @@ func Burst(width int, frames [][]byte, backpressure bool, seed uint64) (BurstRep
 				}
 			}
 		}
-		if !backpressure && rep.MaxStall > TreadyBound(width) {
+		if !backpressure && rep.MaxStall > rep.Bound {
 			return rep, fmt.Errorf("%w: %d cycles (bound %d) at cycle %d, %d beats pending",
-				ErrLiveness, rep.MaxStall, TreadyBound(width), sim.Cycle(), src.Pending())
+				ErrLiveness, rep.MaxStall, rep.Bound, sim.Cycle(), src.Pending())
 		}
 		verdicts, drops := 0, 0
 		for _, e := range evs {

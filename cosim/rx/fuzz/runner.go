@@ -105,7 +105,7 @@ func WithFrames(v *vector.Vector, s []Frame) *vector.Vector {
 // its beats are not all taken, or it has no outcome, within 200,000 cycles;
 // every frame is at most MaxFrame octets, so with the receiver idle before
 // it (frame by frame) that is far beyond any legitimate stall (see
-// TreadyBound for the bound under load, checked by Burst).
+// StallBound for the bound under load, checked by Burst).
 func RunStream(v *vector.Vector, width int, s []Frame) (rx.Report, error) {
 	return RunStreamOn(v, width, s, nil)
 }
