@@ -16,7 +16,8 @@ have_cmd icepack       || need="$need fpga-icestorm"
 have_cmd tshark        || need="$need tshark"
 have_cmd z3            || need="$need z3"
 have_cmd cvc5          || need="$need cvc5"
-have_cmd yosys-smtbmc  || need="$need yosys"
+# yosys-smtbmc comes with yosys: asked for once when both are missing
+have_cmd yosys-smtbmc  || case "$need " in *" yosys "*) ;; *) need="$need yosys" ;; esac
 have_pkg zlib1g-dev    || need="$need zlib1g-dev"
 [ -x /usr/bin/time ]   || need="$need time"
 if [ -z "$need" ]; then
