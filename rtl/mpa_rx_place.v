@@ -562,6 +562,38 @@ end
 `endif
 
 `ifdef FORMAL
+`ifdef F_PLACE_HOLE
+// ------------------------------------------------------------------ hole()
+// The lemma E2's byte rotations rest on, proven alone (place_w*_hole): for
+// every marker phase d of a beat's lane 0 and either marker setting, the
+// lanes [hs, hs + hw) of hole(d, mk) are exactly the beat's marker octets
+// as RFC 5044 places them (with markers, lane i is a marker's iff (d + i)
+// mod 512 < 4), and its third field is the count of the other lanes.
+(* anyconst *) reg [8:0] f_hd;
+(* anyconst *) reg       f_hmk;
+wire [2*LK+4:0] f_hh = hole(f_hd, f_hmk);
+wire [LK:0]  f_hhs = f_hh[2*LK+4:LK+4];
+wire [2:0]   f_hhw = f_hh[LK+3:LK+1];
+wire [LK:0]  f_htot = f_hh[LK:0];
+reg  [KEEP_WIDTH-1:0] f_hrfc, f_hin;
+reg  [LK:0]  f_hpay;
+reg  [8:0]   f_hph;
+integer      fhi;
+always @* begin
+    f_hpay = {(LK+1){1'b0}};
+    for (fhi = 0; fhi < KEEP_WIDTH; fhi = fhi + 1) begin
+        f_hph = f_hd + fhi[8:0];
+        f_hrfc[fhi] = f_hmk && f_hph < 9'd4;
+        f_hin[fhi] = {1'b0, fhi[LK-1:0]} >= f_hhs && {1'b0, fhi[LK-1:0]} < f_hhs + {{(LK-2){1'b0}}, f_hhw};
+        f_hpay = f_hpay + {{LK{1'b0}}, !f_hrfc[fhi]};
+    end
+end
+always @* begin
+    assert (f_hin == f_hrfc);
+    assert (f_htot == f_hpay);
+    assert (f_hhw <= 3'd4 && f_hhs + {{(LK-2){1'b0}}, f_hhw} <= K);
+end
+`else
 // ------------------------------------------------------------------ formal
 // Proven by `make formal` and `make formal-full` (docs/robustness.md,
 // "Formal proofs"), with the token, descriptor and frame FIFOs following
@@ -1409,6 +1441,7 @@ end else begin : f_live_wide
             cover (f_lnow && keep_beat);
 end
 endgenerate
+`endif
 `endif
 `endif
 
