@@ -1095,9 +1095,15 @@ always @* begin
 `ifndef F_PLACE_DATA_INV
 `ifndef F_PLACE_DATA_PD
 `ifdef F_PLACE_WINDOW
+`ifdef F_PLACE_DATA_ABS
+        // against the absolute host octet d + j, on every invariant
+        if (f_hitD)
+            assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
+`else
         // with the write's word and H's lane found relative to dn or pa
         if (f_hitR)
             assert (m_host_data[8 * f_hl +: 8] == (f_got ? f_v : f_now));
+`endif
 `else
         if (f_hitD)
             assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
@@ -1129,6 +1135,8 @@ end
 `define F_DINV assume
 `endif
 `ifdef F_PLACE_DATA_CMP
+`define F_DPD assume
+`elsif F_PLACE_DATA_ABS
 `define F_DPD assume
 `else
 `define F_DPD assert
@@ -1174,6 +1182,16 @@ wire [LK:0] f_runc = started ? f_ctot : f_stot;
 wire [15:0] f_mr = {{(15-LK){1'b0}}, f_runc} < f_left ? {{(15-LK){1'b0}}, f_runc} : f_left;
 wire [LK-1:0] f_lna = dsl - f_bk[LK-1:0];                       // H's lane then
 wire [LK-1:0] f_lnl = f_fe[LK-1:0] - f_bl[LK-1:0];
+// a strobed lane of a write of the beat at hand at or past dsl whose
+// offset from dn is not below the payload lanes of the beat read
+reg  f_early;
+integer fe;
+always @* begin
+    f_early = 1'b0;
+    for (fe = 0; fe < KEEP_WIDTH; fe = fe + 1)
+        if (m_host_strb[fe] && fe[LK-1:0] >= dsl && {1'b0, fe[LK-1:0] - dsl} >= f_bpay)
+            f_early = 1'b1;
+end
 // the lanes outside the hole of beat cnt, and of D's first beat from l0 on
 reg  [KEEP_WIDTH-1:0] f_cm, f_sm;
 integer fm;
@@ -1243,6 +1261,11 @@ always @* begin
         end
         if (f_dch && f_got && f_ppay)
             `F_DINV (f_jr < {1'b0, f_Dn});
+        // a write of the beat at hand for D strobes, from dn on, only
+        // octets whose payload octets are in the beats read (by this one):
+        // below d + f_J + the payload lanes of the beat
+        if (f_aD && m_host_valid && !fl)
+            `F_DINV (!f_early);
         if (!f_dch)
             `F_DINV (!f_aD && !f_lD && !f_got && !f_begun);
         if (f_lD) begin
