@@ -1071,18 +1071,8 @@ wire [8:0]  f_ph = f_o[8:0] - f_Dmph;                    // its marker phase
 wire        f_hitD = f_wr && (fl ? f_lD : f_aD) && f_hp
                      && m_host_addr[63:LK] == f_H[63:LK] && m_host_strb[f_H[LK-1:0]];
 `ifdef F_PLACE_WINDOW
-// H against the word written: for a write of the beat at hand, its offset
-// from dn (= d + f_J: the invariants below) is the payload lanes before
-// it in the beat when read now, else -(f_J - j); for the pending last
-// word, from pa it is f_fe - (n - j) (pa + f_fe = d + n: the window's
-// invariants)
 wire [16:0] f_bk = f_J - f_jr;                           // octets from H to dn
 wire [16:0] f_bl = {1'b0, f_Dn} - f_jr;                  // octets from H to d + n
-wire [16:0] f_wo = fl ? {{(16-LK){1'b0}}, f_fe} - f_bl
-                      : f_got ? {{(17-LK){1'b0}}, dsl} - f_bk
-                              : {{(17-LK){1'b0}}, dsl} + {{(16-LK){1'b0}}, f_pb};   // H - the word's start
-wire [LK-1:0] f_hl = f_wo[LK-1:0];
-wire        f_hitR = f_wr && (fl ? f_lD : f_aD) && f_hp && f_wo < {{(16-LK){1'b0}}, K} && m_host_strb[f_hl];
 `endif
 always @* begin
     if (!rst) begin
@@ -1094,20 +1084,8 @@ always @* begin
             assume (f_J + {{(16-LK){1'b0}}, f_bpay} >= {1'b0, f_Dn});
 `ifndef F_PLACE_DATA_INV
 `ifndef F_PLACE_DATA_PD
-`ifdef F_PLACE_WINDOW
-`ifdef F_PLACE_DATA_ABS
-        // against the absolute host octet d + j, on every invariant
         if (f_hitD)
             assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
-`else
-        // with the write's word and H's lane found relative to dn or pa
-        if (f_hitR)
-            assert (m_host_data[8 * f_hl +: 8] == (f_got ? f_v : f_now));
-`endif
-`else
-        if (f_hitD)
-            assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
-`endif
 `endif
 `endif
     end
@@ -1115,31 +1093,30 @@ end
 `ifdef F_PLACE_WINDOW
 // The invariants that make the data property inductive (with the window's
 // invariants, assumed), in two layers: F_DINV, E2's registers for D
-// against D and the reference (asserted with F_PLACE_DATA_INV, which has
-// no data: the rotations may be cut; assumed otherwise), and F_DPD, the
-// pending word holding the tracked octet in its lane (asserted with
-// F_PLACE_DATA_PD and in the proof that asserts the compare with them;
-// assumed with F_PLACE_DATA_CMP; absent with F_PLACE_DATA_INV). With the
-// marker phase of beat b ((b K - mph) mod 512): stage P and D's first beat
-// as taken; the payload lanes of the beat at hand (f_lp, RFC 5044's
-// definition) are the lanes outside the hole of hole() (of beat cnt once
-// started; of D's first beat from its lane l0 on); after the first beat
+// against D and the reference, asserted with F_PLACE_DATA_INV (a proof
+// without the compare and the data: the rotations are cut there), and
+// F_DPD, the pending word holding the tracked octet in its lane, asserted
+// with F_PLACE_DATA_PD (on the first layer, assumed); the proof of the
+// compare assumes both.
+// With the marker phase of beat b ((b K - mph) mod 512): stage P and D's
+// first beat as taken; the payload lanes of the beat at hand (f_lp, RFC
+// 5044's definition) are the lanes outside hole()'s hole (of beat cnt once
+// started; of D's first beat, from its lane l0 on); after the first beat
 // (started), dn = d + f_J, the rotations -dsl and -dsl + the hole's width
 // of beat cnt, en = dsl + the lanes before its hole, the run e - dsl =
-// min(octets left, payload lanes of the beat), the next beats' holes; the
-// tracked octet read exactly when its beat is behind, its index below f_J
-// and n.
+// min(octets left, payload lanes of the beat), the next beats' holes; a
+// write of the beat at hand strobes, from dn on, fewer octets than the
+// beat's payload lanes; the tracked octet read exactly when its beat is
+// behind, its index below f_J and n.
 `ifdef F_PLACE_DATA_INV
 `define F_DINV assert
 `else
 `define F_DINV assume
 `endif
-`ifdef F_PLACE_DATA_CMP
-`define F_DPD assume
-`elsif F_PLACE_DATA_ABS
-`define F_DPD assume
-`else
+`ifdef F_PLACE_DATA_PD
 `define F_DPD assert
+`else
+`define F_DPD assume
 `endif
 function [8:0] f_phase;
     input [15:0] off;
