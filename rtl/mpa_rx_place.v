@@ -612,17 +612,27 @@ end
 //     invariants of the two proofs above): the host writes tile each
 //     descriptor's [d, d + n), descriptors in the order taken: one write per
 //     aligned host word the range touches, in address order, its strobes
-//     exactly the range's octets in that word (each octet written once).
+//     exactly the range's octets in that word (each octet written once);
+//   - with F_PLACE_DATA (and F_PLACE_FRAME, F_PLACE_WINDOW; k-induction,
+//     assuming further that a descriptor's first payload octet is not a
+//     marker's and that it serves its frame from before that octet's beat
+//     to its payload's end): every host write serving a descriptor that
+//     strobes its host octet d + j carries payload octet j of its frame,
+//     markers stripped as RFC 5044 places them (against a reference that
+//     counts the payload lanes beat by beat), and no octet is written
+//     before the beat that holds it is read.
 // F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
 // (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
-// place_w64_window prove under the same assumptions, and proves the tiling
-// on top of them. F_PLACE_DATA (with F_PLACE_FRAME) states which frame
-// octet each host octet gets, markers stripped, and assumes them too; its
-// covers are reached (place_w64_data_cover), the property is not proven
-// (no BMC or induction step of it ended in the CPU tried: docs/robustness.md).
-// With F_PLACE_WINDOW it adds the invariants written for its induction
-// (asserted with F_PLACE_DATA_INV, else assumed and the write compare
-// asserted).
+// place_w64_window prove under the same or weaker assumptions, and proves
+// the tiling on top of them. F_PLACE_DATA assumes them too, and its proofs
+// are layered the same way: place_w64_data_inv (F_PLACE_DATA_INV) proves
+// the invariants on E2's registers for the tracked descriptor,
+// place_w64_data_pd (F_PLACE_DATA_PD) the pending word's data on them,
+// place_w64_data the write compare on both (each assumes what the ones
+// before it prove, none what it proves itself or a later one). Without
+// F_PLACE_WINDOW it states the compare alone, for its covers
+// (place_w64_data_cover). F_PLACE_HOLE replaces every other formal block
+// with the lemma on hole() (place_w*_hole).
 `ifdef F_PLACE_TILE
 `define F_PROVEN assume
 `elsif F_PLACE_DATA
