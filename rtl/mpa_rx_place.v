@@ -951,7 +951,7 @@ end
 
 `ifdef F_PLACE_DATA
 // The data (with F_PLACE_FRAME: the order model's assertions off, the
-// frame proof's invariants assumed): one descriptor D, picked by the
+// frame and window proofs' invariants assumed): one descriptor D, picked by the
 // solver as it enters A, and one octet of the frame, at frame offset f_o
 // (any), tracked. The descriptor maps its frame's octets to host memory
 // by RFC 5044's markers: the octets from o_s on that are not a marker's
@@ -969,9 +969,9 @@ end
 // finished) and strobes the host octet d + j carries exactly the recorded
 // value in that lane (in the cycle of the read: the beat's octet). As f_o
 // is any offset, this holds for every payload octet of D; with the tiling
-// (each octet of [d, d + n) written once, in order) and dn = d + f_J (an
-// invariant below: no octet of D at or past d + f_J is written before the
-// beat that holds it is read) each host octet of D gets its payload octet
+// (each octet of [d, d + n) written once, in order) and the invariants
+// below (dn = d + f_J; no octet of D written before the beat that holds
+// its payload octet is read) each host octet of D gets its payload octet
 // once, and a marker octet, never payload, goes nowhere: any write of one
 // (or of any other octet of the frame) in place of the payload octet
 // fails the compare.
