@@ -562,6 +562,38 @@ end
 `endif
 
 `ifdef FORMAL
+`ifdef F_PLACE_HOLE
+// ------------------------------------------------------------------ hole()
+// The lemma E2's byte rotations rest on, proven alone (place_w*_hole): for
+// every marker phase d of a beat's lane 0 and either marker setting, the
+// lanes [hs, hs + hw) of hole(d, mk) are exactly the beat's marker octets
+// as RFC 5044 places them (with markers, lane i is a marker's iff (d + i)
+// mod 512 < 4), and its third field is the count of the other lanes.
+(* anyconst *) reg [8:0] f_hd;
+(* anyconst *) reg       f_hmk;
+wire [2*LK+4:0] f_hh = hole(f_hd, f_hmk);
+wire [LK:0]  f_hhs = f_hh[2*LK+4:LK+4];
+wire [2:0]   f_hhw = f_hh[LK+3:LK+1];
+wire [LK:0]  f_htot = f_hh[LK:0];
+reg  [KEEP_WIDTH-1:0] f_hrfc, f_hin;
+reg  [LK:0]  f_hpay;
+reg  [8:0]   f_hph;
+integer      fhi;
+always @* begin
+    f_hpay = {(LK+1){1'b0}};
+    for (fhi = 0; fhi < KEEP_WIDTH; fhi = fhi + 1) begin
+        f_hph = f_hd + fhi[8:0];
+        f_hrfc[fhi] = f_hmk && f_hph < 9'd4;
+        f_hin[fhi] = {1'b0, fhi[LK-1:0]} >= f_hhs && {1'b0, fhi[LK-1:0]} < f_hhs + {{(LK-2){1'b0}}, f_hhw};
+        f_hpay = f_hpay + {{LK{1'b0}}, !f_hrfc[fhi]};
+    end
+end
+always @* begin
+    assert (f_hin == f_hrfc);
+    assert (f_htot == f_hpay);
+    assert (f_hhw <= 3'd4 && f_hhs + {{(LK-2){1'b0}}, f_hhw} <= K);
+end
+`else
 // ------------------------------------------------------------------ formal
 // Proven by `make formal` and `make formal-full` (docs/robustness.md,
 // "Formal proofs"), with the token, descriptor and frame FIFOs following
@@ -580,17 +612,27 @@ end
 //     invariants of the two proofs above): the host writes tile each
 //     descriptor's [d, d + n), descriptors in the order taken: one write per
 //     aligned host word the range touches, in address order, its strobes
-//     exactly the range's octets in that word (each octet written once).
+//     exactly the range's octets in that word (each octet written once);
+//   - with F_PLACE_DATA (and F_PLACE_FRAME, F_PLACE_WINDOW; k-induction,
+//     assuming further that a descriptor's first payload octet is not a
+//     marker's and that it serves its frame from before that octet's beat
+//     to its payload's end): every host write serving a descriptor that
+//     strobes its host octet d + j carries payload octet j of its frame,
+//     markers stripped as RFC 5044 places them (against a reference that
+//     counts the payload lanes beat by beat), and no octet is written
+//     before the beat that holds it is read.
 // F_PROVEN: the assertions of the frame and window proofs; place_w64_tile
 // (F_PLACE_TILE) assumes them, as invariants that place_w64_frame and
-// place_w64_window prove under the same assumptions, and proves the tiling
-// on top of them. F_PLACE_DATA (with F_PLACE_FRAME) states which frame
-// octet each host octet gets, markers stripped, and assumes them too; its
-// covers are reached (place_w64_data_cover), the property is not proven
-// (no BMC or induction step of it ended in the CPU tried: docs/robustness.md).
-// With F_PLACE_WINDOW it adds the invariants written for its induction
-// (asserted with F_PLACE_DATA_INV, else assumed and the write compare
-// asserted).
+// place_w64_window prove under the same or weaker assumptions, and proves
+// the tiling on top of them. F_PLACE_DATA assumes them too, and its proofs
+// are layered the same way: place_w64_data_inv (F_PLACE_DATA_INV) proves
+// the invariants on E2's registers for the tracked descriptor,
+// place_w64_data_pd (F_PLACE_DATA_PD) the pending word's data on them,
+// place_w64_data the write compare on both (each assumes what the ones
+// before it prove, none what it proves itself or a later one). Without
+// F_PLACE_WINDOW it states the compare alone, for its covers
+// (place_w64_data_cover). F_PLACE_HOLE replaces every other formal block
+// with the lemma on hole() (place_w*_hole).
 `ifdef F_PLACE_TILE
 `define F_PROVEN assume
 `elsif F_PLACE_DATA
@@ -909,44 +951,40 @@ end
 
 `ifdef F_PLACE_DATA
 // The data (with F_PLACE_FRAME: the order model's assertions off, the
-// frame proof's invariants assumed): one descriptor D, picked by the
+// frame and window proofs' invariants assumed): one descriptor D, picked by the
 // solver as it enters A, and one octet of the frame, at frame offset f_o
 // (any), tracked. The descriptor maps its frame's octets to host memory
 // by RFC 5044's markers: the octets from o_s on that are not a marker's
 // (with markers, the 4 octets from each offset mph mod 512) are the
-// payload, the j-th of them goes to d + j, for j < n. With f_mc(x) the
-// marker octets of the frame before offset x counted from a marker
-// position 512 octets before offset 0 (so that every count is positive),
-// the marker octets in [o_s, f_o) are f_mc(f_o) - f_mc(o_s), and f_o is
-// payload octet j = (f_o - o_s) - that, if it is not a marker's, f_o >= o_s
-// and j < n. The octet's value is recorded as E2 reads its beat while D is
-// in A for the frame at hand; then every host write that serves D (a
-// write of the beat at hand while D is in A, or the pending last word
-// after D finished) and strobes the host octet d + j carries exactly the
-// recorded value in that lane, and only after the octet was read. As f_o
-// is any offset, this holds for every strobed octet of D's writes; with
-// the tiling (each octet of [d, d + n) written once, in order) each host
-// octet of D gets its payload octet once, and a marker octet, never payload,
-// goes nowhere: any write of one (or of any other octet of the frame) in
-// place of the payload octet fails the compare.
+// payload, the j-th of them goes to d + j, for j < n. The reference counts
+// them lane by lane as E2 reads the frame: lane i of the beat at hand
+// (frame offset cnt K + i) is a payload octet of D iff cnt K + i >= o_s
+// and, with markers, (cnt K + i - mph) mod 512 >= 4 (f_lp); f_J is the
+// payload octets of D in the beats read while D serves the frame, so the
+// tracked octet, read in beat cnt = f_o / K, is payload octet j = f_J +
+// (the payload lanes of its beat before its lane) if its own lane is a
+// payload one; it is D's if j < n. Its value and j are recorded as E2
+// reads its beat; then every host write that serves D (a write of the
+// beat at hand while D is in A, or the pending last word after D
+// finished) and strobes the host octet d + j carries exactly the recorded
+// value in that lane (in the cycle of the read: the beat's octet). As f_o
+// is any offset, this holds for every payload octet of D; with the tiling
+// (each octet of [d, d + n) written once, in order) and the invariants
+// below (dn = d + f_J; no octet of D written before the beat that holds
+// its payload octet is read) each host octet of D gets its payload octet
+// once, and a marker octet, never payload, goes nowhere: any write of one
+// (or of any other octet of the frame) in place of the payload octet
+// fails the compare.
 //
 // Assumed of the streams, for D only (E1's contract, checked in every
 // co-simulated cycle by E2's Verilator assertions): the first payload
 // octet is not a marker's (the DDP proof asserts it of every descriptor);
 // D is in A, counted to the frame at hand, before that frame's beat of
 // its first payload octet is read; and its payload run ends inside that
-// frame. The frame D serves is E2's: the descriptors of a PLACE frame are
-// the next TOK_NDESC ones, in order (the DDP proof asserts one token per
-// frame with the number of its descriptors, after them).
-function [23:0] f_mc;
-    input [23:0] x;
-    input [8:0]  mph;
-    reg   [23:0] y;
-    begin
-        y = x + 24'd512 - {15'd0, mph};
-        f_mc = {y[23:9], 2'b00} + (y[8:2] != 7'd0 ? 24'd4 : {15'd0, y[8:0]});
-    end
-endfunction
+// frame (by the frame's last beat, n payload octets counted). The frame D
+// serves is E2's: the descriptors of a PLACE frame are the next
+// TOK_NDESC ones, in order (the DDP proof asserts one token per frame
+// with the number of its descriptors, after them).
 (* anyconst *) reg [15:0] f_o;
 (* anyseq *) wire f_pick;
 // the descriptor in P, as taken
@@ -971,16 +1009,49 @@ reg        f_Dmk;
 reg        f_begun = 1'b0;       // D's first payload beat read while D serves the frame
 reg        f_got = 1'b0;         // the tracked octet read while D serves the frame
 reg [7:0]  f_v;                  // and its value
+reg [16:0] f_J;                  // payload octets of D in the beats read while D serves
+reg [16:0] f_jr;                 // the tracked octet's payload index j, as read
+reg        f_ppay;               // it is a payload octet of D (its lane a payload one, j < n)
 wire       f_serve = f_aD && has_desc && is_place;
 wire [15-LK:0] f_ob = f_o[15:LK];
 wire [15-LK:0] f_osb = f_Dos[15:LK];
+wire [LK-1:0] f_ol = f_o[LK-1:0];
 wire       f_rec = f_read && f_serve && f_beats == {{LK{1'b0}}, f_ob} && !f_got;
-wire [7:0] f_now = ff_data[8 * f_o[LK-1:0] +: 8];
+wire [7:0] f_now = ff_data[8 * f_ol +: 8];
+// RFC 5044 lane by lane: the payload lanes of D in the beat at hand (f_lp),
+// how many (f_bpay), how many before the tracked octet's lane (f_pb)
+reg  [KEEP_WIDTH-1:0] f_lp;
+reg  [LK:0] f_bpay, f_pb;
+reg  [8:0]  f_lph;
+integer     fp;
+always @* begin
+    f_bpay = {(LK+1){1'b0}};
+    f_pb = {(LK+1){1'b0}};
+    for (fp = 0; fp < KEEP_WIDTH; fp = fp + 1) begin
+        f_lph = {cnt[8-LK:0], fp[LK-1:0]} - f_Dmph;
+        f_lp[fp] = {cnt, fp[LK-1:0]} >= {{LK{1'b0}}, f_Dos} && !(f_Dmk && f_lph[8:2] == 7'd0);
+        f_bpay = f_bpay + {{LK{1'b0}}, f_lp[fp]};
+        if (fp[LK-1:0] < f_ol)
+            f_pb = f_pb + {{LK{1'b0}}, f_lp[fp]};
+    end
+end
+wire [16:0] f_jnow = f_J + {{(16-LK){1'b0}}, f_pb};
+wire        f_pnow = f_lp[f_ol] && f_jnow < {1'b0, f_Dn};
 always @(posedge clk) begin
     if (a_done && f_aD)
         f_aD <= 1'b0;
     if (a_done)
         f_lD <= f_aD;
+    if (f_read && f_serve)
+        f_J <= f_J + {{(16-LK){1'b0}}, f_bpay};
+    if (f_read && f_serve && f_beats == {{LK{1'b0}}, f_osb})
+        f_begun <= 1'b1;
+    if (f_rec) begin
+        f_got <= 1'b1;
+        f_v <= f_now;
+        f_jr <= f_jnow;
+        f_ppay <= f_pnow;
+    end
     if (a_load && !f_dch && f_pick) begin
         f_dch <= 1'b1;
         f_aD <= 1'b1;
@@ -991,12 +1062,7 @@ always @(posedge clk) begin
         f_Dmk <= f_pqmk;
         f_begun <= 1'b0;
         f_got <= 1'b0;
-    end
-    if (f_read && f_serve && f_beats == {{LK{1'b0}}, f_osb})
-        f_begun <= 1'b1;
-    if (f_rec) begin
-        f_got <= 1'b1;
-        f_v <= f_now;
+        f_J <= 17'd0;
     end
     if (rst) begin
         f_dch <= 1'b0;
@@ -1006,73 +1072,62 @@ always @(posedge clk) begin
         f_got <= 1'b0;
     end
 end
-// the tracked octet against D
-wire [23:0] f_mo = f_Dmk ? f_mc({8'd0, f_o}, f_Dmph) : 24'd0;
-wire [23:0] f_ms = f_Dmk ? f_mc({8'd0, f_Dos}, f_Dmph) : 24'd0;
+// the tracked octet, a payload octet of D read (now or before), its index
+// j and host octet H = d + j
+wire        f_hp = f_got ? f_ppay : f_rec && f_pnow;
+wire [16:0] f_jh = f_got ? f_jr : f_jnow;
+wire [63:0] f_H = f_Dd + {47'd0, f_jh};
 wire [8:0]  f_ph = f_o[8:0] - f_Dmph;                    // its marker phase
-wire        f_mark = f_Dmk && f_ph[8:2] == 7'd0;          // a marker's octet
-wire [23:0] f_j = {8'd0, f_o} - {8'd0, f_Dos} - (f_mo - f_ms);
-wire        f_pay = f_dch && f_o >= f_Dos && !f_mark && f_j < {8'd0, f_Dn};
-wire [63:0] f_H = f_Dd + {40'd0, f_j};
-wire [23:0] f_cx0 = {{(8-LK){1'b0}}, cnt, {LK{1'b0}}};
-wire [23:0] f_Jc0 = f_cx0 - {8'd0, f_Dos} - ((f_Dmk ? f_mc(f_cx0, f_Dmph) : 24'd0) - f_ms);   // J(cnt K)
-// the payload octets of D's frame from o_s to its end, at least n
-wire [23:0] f_fend = {{(8-LK){1'b0}}, t_beats, {LK{1'b0}}};
-wire [23:0] f_mf = f_Dmk ? f_mc(f_fend, f_Dmph) : 24'd0;
-wire [23:0] f_room = f_fend - {8'd0, f_Dos} - (f_mf - f_ms);
-wire        f_hitD = f_wr && (fl ? f_lD : f_aD) && f_pay
+wire        f_hitD = f_wr && (fl ? f_lD : f_aD) && f_hp
                      && m_host_addr[63:LK] == f_H[63:LK] && m_host_strb[f_H[LK-1:0]];
 `ifdef F_PLACE_WINDOW
-// H against the word written: for a write of the beat at hand, its offset
-// from dn is j - J(cnt K) (0 before D's first beat is done: dn = d); for
-// the pending last word, from pa it is f_fe - (n - j)
-wire [23:0] f_jd = f_j - (started ? f_Jc0 : 24'd0);
-wire [23:0] f_wo = fl ? {{(23-LK){1'b0}}, f_fe} - ({8'd0, f_Dn} - f_j)
-                      : {{(24-LK){1'b0}}, dsl} + f_jd;         // H - the word's start, mod 2^24
-wire [LK-1:0] f_hl = f_wo[LK-1:0];
-wire        f_hitR = f_wr && (fl ? f_lD : f_aD) && f_pay && f_wo < K && m_host_strb[f_hl];
+wire [16:0] f_bk = f_J - f_jr;                           // octets from H to dn
+wire [16:0] f_bl = {1'b0, f_Dn} - f_jr;                  // octets from H to d + n
 `endif
 always @* begin
     if (!rst) begin
         if (desc_valid && q_mk)
             assume (q_os[8:0] - q_mph >= 9'd4);
-        if (f_serve) begin
+        if (f_serve)
             assume (f_begun || f_beats <= {{LK{1'b0}}, f_osb});
-            assume (f_fend >= {8'd0, f_Dos} && f_room >= {8'd0, f_Dn});
-        end
+        if (f_read && f_serve && f_beats + 16'd1 == ft0[TOK_BEATS +: TOK_BEATS_W])
+            assume (f_J + {{(16-LK){1'b0}}, f_bpay} >= {1'b0, f_Dn});
 `ifndef F_PLACE_DATA_INV
-`ifdef F_PLACE_WINDOW
-        // the same, with the write's word and H's lane found relative to
-        // dn (d + J(cnt K): the invariants below) or, for the pending
-        // last word, to pa (pa + f_fe = d + n: the window's invariants)
-        if (f_hitR) begin
-            assert (f_got || f_rec);
-            assert (m_host_data[8 * f_hl +: 8] == (f_got ? f_v : f_now));
-        end
-`else
-        if (f_hitD) begin
-            assert (f_got || f_rec);
+`ifndef F_PLACE_DATA_PD
+        if (f_hitD)
             assert (m_host_data[8 * f_H[LK-1:0] +: 8] == (f_got ? f_v : f_now));
-        end
 `endif
 `endif
     end
 end
 `ifdef F_PLACE_WINDOW
+// The invariants that make the data property inductive (with the window's
+// invariants, assumed), in two layers: F_DINV, E2's registers for D
+// against D and the reference, asserted with F_PLACE_DATA_INV (a proof
+// without the compare and the data: the rotations are cut there), and
+// F_DPD, the pending word holding the tracked octet in its lane, asserted
+// with F_PLACE_DATA_PD (on the first layer, assumed); the proof of the
+// compare assumes both.
+// With the marker phase of beat b ((b K - mph) mod 512): stage P and D's
+// first beat as taken; the payload lanes of the beat at hand (f_lp, RFC
+// 5044's definition) are the lanes outside hole()'s hole (of beat cnt once
+// started; of D's first beat, from its lane l0 on); after the first beat
+// (started), dn = d + f_J, the rotations -dsl and -dsl + the hole's width
+// of beat cnt, en = dsl + the lanes before its hole, the run e - dsl =
+// min(octets left, payload lanes of the beat), the next beats' holes; a
+// write of the beat at hand strobes, from dn on, fewer octets than the
+// beat's payload lanes; the tracked octet read exactly when its beat is
+// behind, its index below f_J and n.
 `ifdef F_PLACE_DATA_INV
 `define F_DINV assert
 `else
 `define F_DINV assume
 `endif
-// The invariants that make the data property inductive (with the window's
-// invariants, assumed). With J(x) = the payload octets of D in [o_s, x)
-// (by f_mc, as above) and the marker phase of beat b ((b K - mph) mod 512),
-// E2's registers for D are functions of D and the beat at hand: stage P and
-// D's first beat as taken; after it (started), dn = d + J(cnt K), the
-// rotations -dsl and -dsl + the hole's width of beat cnt, en = dsl + the
-// lanes before its hole, the run e - dsl = min(octets left, payload lanes of
-// the beat), the next beats' holes; the tracked octet read exactly when its
-// beat is behind; and a pending word holds it in its lane.
+`ifdef F_PLACE_DATA_PD
+`define F_DPD assert
+`else
+`define F_DPD assume
+`endif
 function [8:0] f_phase;
     input [15:0] off;
     input [8:0]  mph;
@@ -1109,16 +1164,32 @@ wire [8:0]  f_sph2 = f_sph + 2 * KI[8:0];
 wire [8:0]  f_cph2 = f_cph + 2 * KI[8:0];
 wire [2*LK+4:0] f_sh1 = hole(f_sph + KI[8:0], f_Dmk);          // the beat after each
 wire [2*LK+4:0] f_ch1 = hole(f_cph + KI[8:0], f_Dmk);
-wire [23:0] f_cx = {{(8-LK){1'b0}}, cnt, {LK{1'b0}}};
-wire [23:0] f_mcx = f_Dmk ? f_mc(f_cx, f_Dmph) : 24'd0;
-wire [23:0] f_Jc = f_cx - {8'd0, f_Dos} - (f_mcx - f_ms);    // J(cnt K)
 wire [15:0] f_left = f_r;
 wire [LK:0] f_runc = started ? f_ctot : f_stot;
 wire [15:0] f_mr = {{(15-LK){1'b0}}, f_runc} < f_left ? {{(15-LK){1'b0}}, f_runc} : f_left;
-wire [23:0] f_bk = f_Jc - f_j;                                  // octets from H to dn
-wire [15:0] f_bl = f_Dn - f_j[15:0];                             // octets from H to d + n
 wire [LK-1:0] f_lna = dsl - f_bk[LK-1:0];                       // H's lane then
 wire [LK-1:0] f_lnl = f_fe[LK-1:0] - f_bl[LK-1:0];
+// a strobed lane of a write of the beat at hand at or past dsl whose
+// offset from dn is not below the payload lanes of the beat read
+reg  f_early;
+integer fe;
+always @* begin
+    f_early = 1'b0;
+    for (fe = 0; fe < KEEP_WIDTH; fe = fe + 1)
+        if (m_host_strb[fe] && fe[LK-1:0] >= dsl && {1'b0, fe[LK-1:0] - dsl} >= f_bpay)
+            f_early = 1'b1;
+end
+// the lanes outside the hole of beat cnt, and of D's first beat from l0 on
+reg  [KEEP_WIDTH-1:0] f_cm, f_sm;
+integer fm;
+always @*
+    for (fm = 0; fm < KEEP_WIDTH; fm = fm + 1) begin
+        f_cm[fm] = !({1'b0, fm[LK-1:0]} >= f_chl[2*LK+4:LK+4]
+                     && {1'b0, fm[LK-1:0]} < f_chl[2*LK+4:LK+4] + {{(LK-2){1'b0}}, f_chl[LK+3:LK+1]});
+        f_sm[fm] = {1'b0, fm[LK-1:0]} >= f_sl0
+                   && !({1'b0, fm[LK-1:0]} >= f_shl[2*LK+4:LK+4]
+                        && {1'b0, fm[LK-1:0]} < f_shl[2*LK+4:LK+4] + {{(LK-2){1'b0}}, f_shl[LK+3:LK+1]});
+    end
 always @* begin
     if (!rst) begin
         if (p_v) begin
@@ -1140,15 +1211,25 @@ always @* begin
             if (f_Dmk)
                 `F_DINV (f_Dos[8:0] - f_Dmph >= 9'd4);
             `F_DINV (!started || f_serve);
-            `F_DINV (f_serve || (!f_got && !f_begun));
+            `F_DINV (f_serve || (!f_got && !f_begun && f_J == 17'd0));
             if (f_serve) begin
                 `F_DINV (started == (cnt > {{LK{1'b0}}, f_osb}));
                 `F_DINV (f_begun == started);
-                if (f_pay)
+                if (f_o >= f_Dos)
                     `F_DINV (f_got == (cnt > {{LK{1'b0}}, f_ob}));
+                // RFC 5044's payload lanes are hole()'s
+                if (started)
+                    `F_DINV (f_lp == f_cm);
+                else if (cnt == {{LK{1'b0}}, f_osb})
+                    `F_DINV (f_lp == f_sm);
+                else
+                    `F_DINV (f_lp == {KEEP_WIDTH{1'b0}});
             end
             `F_DINV ({1'b0, f_run} == f_mr[LK+1:0] && f_mr[15:LK+2] == 0);
+            if (f_got && f_ppay)
+                `F_DINV (started && f_jr < f_J && f_o >= f_Dos);
             if (!started) begin
+                `F_DINV (f_J == 17'd0);
                 `F_DINV (f_below == 16'd0);
                 `F_DINV (rot1 == f_Dos[LK-1:0] - f_Dd[LK-1:0]);
                 `F_DINV (rot2 == rot1 + {{(LK-3){1'b0}}, f_shw});
@@ -1157,31 +1238,39 @@ always @* begin
                 `F_DINV (n_nb == f_sh1[2*LK+4:LK+4] && n_hl == f_sh1[LK+3:LK+1] && n_total == f_sh1[LK:0]);
                 `F_DINV (ph_nn == f_sph2);
             end else begin
-                `F_DINV (f_below == f_Jc[15:0] && f_Jc[23:16] == 8'd0);
+                `F_DINV (f_below == f_J[15:0] && !f_J[16]);
                 `F_DINV (rot1 == -dsl);
                 `F_DINV (rot2 == -dsl + {{(LK-3){1'b0}}, f_chl[LK+3:LK+1]});
                 `F_DINV (en == {1'b0, dsl} + f_chl[2*LK+4:LK+4]);
                 `F_DINV (n_nb == f_ch1[2*LK+4:LK+4] && n_hl == f_ch1[LK+3:LK+1] && n_total == f_ch1[LK:0]);
                 `F_DINV (ph_nn == f_cph2);
-                if (pv && !fl && f_pay && f_got && f_bk <= {{(23-LK){1'b0}}, dsl} && f_bk != 24'd0
-                    && ps[f_lna])
-                    `F_DINV (pd[8 * f_lna +: 8] == f_v);
             end
         end
+        if (f_dch && f_got && f_ppay)
+            `F_DINV (f_jr < {1'b0, f_Dn});
+        // a write of the beat at hand for D strobes, from dn on, only
+        // octets whose payload octets are in the beats read (by this one):
+        // below d + f_J + the payload lanes of the beat
+        if (f_aD && m_host_valid && !fl)
+            `F_DINV (!f_early);
         if (!f_dch)
             `F_DINV (!f_aD && !f_lD && !f_got && !f_begun);
-        if (f_dch && !f_aD && f_pay)
-            `F_DINV (f_got);
         if (f_lD) begin
             `F_DINV (f_dch && !f_aD);
-            if (fl && f_pay && f_bl <= {{(15-LK){1'b0}}, f_fe} && ps[f_lnl])
-                `F_DINV (pd[8 * f_lnl +: 8] == f_v);
             if (fl)
                 `F_DINV (f_Dd == f_ld && f_Dn == f_ln);
         end
+`ifndef F_PLACE_DATA_INV
+        // the pending word holds the tracked octet in its lane
+        if (f_aD && pv && !fl && f_got && f_ppay && f_bk <= {{(17-LK){1'b0}}, dsl} && ps[f_lna])
+            `F_DPD (pd[8 * f_lna +: 8] == f_v);
+        if (f_lD && fl && f_got && f_ppay && f_bl <= {{(16-LK){1'b0}}, f_fe} && ps[f_lnl])
+            `F_DPD (pd[8 * f_lnl +: 8] == f_v);
+`endif
     end
 end
 `undef F_DINV
+`undef F_DPD
 `endif
 `endif
 
@@ -1232,8 +1321,8 @@ end
 // the pending word for a later beat (read in an earlier cycle than its write)
 always @* begin
     if (!rst) begin
-        cover (f_hitD && f_ph == 9'd4 && f_o >= f_Dos + 16'd5);
-        cover (f_hitD && f_o[LK-1:0] != f_H[LK-1:0]);
+        cover (f_hitD && f_Dmk && f_ph == 9'd4 && f_o >= f_Dos + 16'd5);
+        cover (f_hitD && f_ol != f_H[LK-1:0]);
         cover (f_hitD && fl);
         cover (f_hitD && f_got && !fl);
     end
@@ -1362,6 +1451,7 @@ end else begin : f_live_wide
             cover (f_lnow && keep_beat);
 end
 endgenerate
+`endif
 `endif
 `endif
 
