@@ -28,9 +28,8 @@ func TestFrameStall(t *testing.T) {
 }
 
 // The golden cycle model keeps the contract's bound on TestBurst's stream
-// (the RTL is held to the same bound by TestBurst), and the bound has the
-// walker's records in it: it is above the largest frame's beats plus the
-// fixed terms.
+// (the RTL is held to the same bound, and to the model's stall, by
+// TestBurst), and the stream does stall the input.
 func TestStallBoundModel(t *testing.T) {
 	vs := loadVectors(t)
 	for _, width := range rx.Widths {
